@@ -1,0 +1,25 @@
+"""SHA-256 digests that identify what was audited."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+from ragaudit.models import RequestHashes, Source
+
+
+def sha256(text: str) -> str:
+    """Hex SHA-256 of the UTF-8 encoding of ``text``."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def request_hashes(answer: str, sources: Sequence[Source], question: str | None) -> RequestHashes:
+    """Digests of the answer, the question, each source and the (order-free) set of sources."""
+    per_source = {s.id: sha256(s.text) for s in sources}
+    source_set = sha256("\n".join(f"{sid}\t{digest}" for sid, digest in sorted(per_source.items())))
+    return RequestHashes(
+        answer=sha256(answer),
+        question=sha256(question) if question is not None else None,
+        sources=per_source,
+        source_set=source_set,
+    )

@@ -1,0 +1,159 @@
+"""The pipeline: segment → align → judge → checks → score, as :class:`Auditor` and :func:`audit`."""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ragaudit import checks
+from ragaudit._hashing import request_hashes
+from ragaudit.align import SourceIndex, align, build_index
+from ragaudit.errors import ConfigError
+from ragaudit.judges import Judge, JudgeContext, get_judge
+from ragaudit.models import (
+    CLAIM_TYPES,
+    AuditOptions,
+    AuditRequest,
+    ClaimResult,
+    ClaimType,
+    JudgeInfo,
+    Report,
+    RiskLevel,
+    Source,
+    Timings,
+)
+from ragaudit.requests import SourcesLike, check_request, coerce_sources, validate_request
+from ragaudit.score import NO_CLAIMS_NOTE, count, faithfulness
+from ragaudit.segment import segment
+
+_INDEX_CACHE_SIZE = 256
+
+
+class Auditor:
+    """Audits many requests with one configuration, reusing source indexes across them.
+
+    Args:
+        judge: A judge spec (``"offline"``) or a :class:`~ragaudit.judges.Judge`.
+        risk_level: ``high``, ``medium`` or ``low``: how strictly partial support is read.
+        claim_types: Audit only these claim types; the others are left out of counts and score.
+
+    Example:
+        >>> auditor = Auditor()
+        >>> report = auditor.audit({"answer": "Paris is in France.", "sources": [{"id": "1", "text": "Paris is in France."}]})
+        >>> report.label
+        'faithful'
+    """
+
+    def __init__(
+        self,
+        judge: str | Judge = "offline",
+        *,
+        risk_level: RiskLevel = "medium",
+        claim_types: Sequence[ClaimType] | None = None,
+    ) -> None:
+        if risk_level not in ("high", "medium", "low"):
+            raise ConfigError(f"risk_level must be high, medium or low, not {risk_level!r}")
+        unknown = [t for t in claim_types or () if t not in CLAIM_TYPES]
+        if unknown:
+            raise ConfigError(f"unknown claim type(s) {unknown}: choose from {', '.join(CLAIM_TYPES)}")
+        self.judge = get_judge(judge)
+        self.options = AuditOptions(
+            risk_level=risk_level, claim_types=list(claim_types) if claim_types else None
+        )
+        self._indexes: OrderedDict[tuple[tuple[str, str], ...], SourceIndex] = OrderedDict()
+
+    def _index(self, sources: list[Source]) -> SourceIndex:
+        key = tuple((s.id, s.text) for s in sources)
+        index = self._indexes.get(key)
+        if index is None:
+            index = build_index(sources)
+            self._indexes[key] = index
+            if len(self._indexes) > _INDEX_CACHE_SIZE:
+                self._indexes.popitem(last=False)
+        else:
+            self._indexes.move_to_end(key)
+        return index
+
+    def audit(self, request: AuditRequest | Mapping[str, Any]) -> Report:
+        """Audit one request (an :class:`AuditRequest` or its JSON-shaped mapping)."""
+        if not isinstance(request, AuditRequest):
+            request = validate_request(request)
+        else:
+            check_request(request)
+        t0 = time.perf_counter()
+        seg = segment(request.answer)
+        wanted = self.options.claim_types
+        claims = [c for c in seg.claims if wanted is None or c.type in wanted]
+        t1 = time.perf_counter()
+        index = self._index(request.sources)
+        alignments = [align(c, index) for c in claims]
+        t2 = time.perf_counter()
+        context = JudgeContext(index=index, question=request.question, risk_level=self.options.risk_level)
+        verdicts = self.judge.judge(alignments, context)
+        t3 = time.perf_counter()
+        results = [
+            ClaimResult(
+                id=c.id,
+                text=c.text,
+                start=c.start,
+                end=c.end,
+                type=c.type,
+                status=v.status,
+                confidence=v.confidence,
+                explanation=v.explanation,
+                evidence=v.evidence,
+                citations=c.citations,
+                inferable=v.inferable,
+                judge=v.judge,
+            )
+            for c, v in zip(claims, verdicts, strict=True)
+        ]
+        outcome = checks.run_checks(request, seg, alignments, results, index)
+        t4 = time.perf_counter()
+        counts = count(outcome.claims)
+        report = Report(
+            id=request.id,
+            label="hallucinated" if counts.total != counts.supported else "faithful",
+            faithfulness=faithfulness(counts),
+            note=NO_CLAIMS_NOTE if counts.total == 0 else None,
+            counts=counts,
+            claims=outcome.claims,
+            abstention=outcome.abstention,
+            conflicts=outcome.conflicts,
+            hashes=request_hashes(request.answer, request.sources, request.question),
+            judge=JudgeInfo(name=self.judge.name, version=self.judge.version),
+            options=self.options,
+            timings=Timings(
+                segment_ms=round((t1 - t0) * 1000, 3),
+                align_ms=round((t2 - t1) * 1000, 3),
+                judge_ms=round((t3 - t2) * 1000, 3),
+                checks_ms=round((t4 - t3) * 1000, 3),
+                total_ms=round((t4 - t0) * 1000, 3),
+            ),
+        )
+        return report
+
+    def audit_many(self, requests: Iterable[AuditRequest | Mapping[str, Any]]) -> list[Report]:
+        """Audit requests in order, in this process."""
+        return [self.audit(r) for r in requests]
+
+
+def audit(
+    answer: str,
+    sources: SourcesLike,
+    question: str | None = None,
+    *,
+    judge: str | Judge = "offline",
+    risk_level: RiskLevel = "medium",
+    claim_types: Sequence[ClaimType] | None = None,
+    id: str | None = None,  # noqa: A002 - mirrors the report's field
+) -> Report:
+    """Audit one answer against its sources and return the canonical report.
+
+    >>> audit("The plant opened in 2010.", ["The plant opened in 2012."]).claims[0].status
+    'contradicted'
+    """
+    request = AuditRequest(id=id, question=question, answer=answer, sources=coerce_sources(sources))
+    return Auditor(judge, risk_level=risk_level, claim_types=claim_types).audit(request)

@@ -1,0 +1,236 @@
+"""Shared text normalisation: tokens, stems, numbers, negation and hedging cues.
+
+Every stage compares claims and sources through :func:`analyze`, so that "1,000" and "1000",
+"5%" and "five percent", "5 PM" and "17:00", "accepts" and "accepted" meet as equal terms.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import snowballstemmer
+
+_STEMMER = snowballstemmer.stemmer("english")
+
+STOPWORDS = frozenset(
+    """a an the and or but if then else of to in on at by for with from as into onto about over
+    under between through during before after above below up down out off than so such too very
+    is are was were be been being am do does did doing have has had having can could would should
+    shall will may might must it its it's this that these those there here their them they he she
+    his her him we our us you your i me my mine which who whom whose what when where why how
+    also just only even still yet both each either neither own same other another any all some
+    most more many much few several no not nor none never without
+    one's s t d ll re ve m o y""".split()
+)
+"""Function words: they carry no checkable content on their own."""
+
+NEGATIONS = frozenset(
+    "not no never none nor without cannot can't don't doesn't didn't isn't aren't wasn't weren't "
+    "won't wouldn't shouldn't couldn't hasn't haven't hadn't neither nobody nothing lacks lack "
+    "unavailable".split()
+)
+
+QUANTIFIERS: dict[str, str] = {
+    "all": "all", "every": "all", "each": "all", "always": "all", "entire": "all",
+    "most": "most", "majority": "most", "mostly": "most", "usually": "most",
+    "many": "many", "several": "some", "some": "some", "few": "few", "sometimes": "some",
+    "none": "none", "never": "none", "no": "none",
+}
+"""Quantifier word → its strength class; a changed class changes the claim."""
+
+HEDGES = frozenset(
+    "may might could possibly perhaps likely unlikely suggest suggests suggested suggesting "
+    "associated linked correlated correlation appear appears appeared seem seems seemed "
+    "potential potentially probable probably can".split()
+)
+CERTAINTY = frozenset(
+    "will cause causes caused causing prove proves proved proven definitely certainly always "
+    "must guarantee guarantees guaranteed leads determines".split()
+)
+
+_NUMBER_WORDS = {
+    "zero": 0, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "dozen": 12,
+    "twice": 2, "thrice": 3, "third": 3, "fourth": 4, "fifth": 5,
+}
+_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "k": 1e3, "m": 1e6, "bn": 1e9}
+_MONTHS = {
+    m: i + 1
+    for i, m in enumerate(
+        "january february march april may june july august september october november december".split()
+    )
+}
+_MONTHS.update({k[:3]: v for k, v in list(_MONTHS.items())})
+_MONTHS.pop("may")  # "may" is mostly a modal verb; "May 5" is caught by the date pattern.
+_MONTHS.pop("mar")
+
+_TOKEN_RE = re.compile(
+    r"""
+    (?P<time>\b\d{1,2}:\d{1,2}(?:\s*[ap]\.?m\.?\b)?)
+  | (?P<ampm>\b\d{1,2}\s*[ap]\.?m\.?(?![a-z]))
+  | (?P<num>\$?\d+(?:,\d{3})*(?:\.\d+)?%?)
+  | (?P<word>[^\W\d_]+(?:['’][^\W\d_]+)?)
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One comparable unit of text."""
+
+    key: str
+    """Normalised form used for matching (a stem, ``#<number>`` or ``@<time>``)."""
+    kind: str
+    """``word``, ``num``, ``time``, ``neg``, ``stop``."""
+    start: int
+    end: int
+    capital: bool = False
+    """Written with an initial capital (a likely name) not at the start of the text."""
+
+
+def _fmt_number(value: float) -> str:
+    if value == int(value):
+        return f"#{int(value)}"
+    return f"#{round(value, 4):g}"
+
+
+def _time_key(hour: int, minute: int, suffix: str) -> str:
+    suffix = suffix.replace(".", "").lower()
+    if suffix == "pm" and hour < 12:
+        hour += 12
+    if suffix == "am" and hour == 12:
+        hour = 0
+    return f"@{hour:02d}:{minute:02d}"
+
+
+_IRREGULAR = dict(
+    pair.split(":")
+    for pair in """rose:rise risen:rise fell:fall fallen:fall won:win lost:lose grew:grow grown:grow
+    began:begin begun:begin sold:sell bought:buy paid:pay made:make said:say took:take taken:take
+    gave:give given:give went:go gone:go came:come found:find left:leave held:hold led:lead
+    built:build spent:spend ran:run told:tell knew:know known:know thought:think brought:bring
+    kept:keep met:meet wrote:write written:write chose:choose chosen:choose broke:break
+    broken:break fought:fight caught:catch taught:teach became:become drove:drive driven:drive
+    ate:eat eaten:eat saw:see seen:see shown:show struck:strike shot:shoot sent:send felt:feel
+    heard:hear meant:mean stood:stand understood:understand won't:will children:child men:man
+    women:woman people:person""".split()
+)
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """Return the lower-cased Snowball stem of ``word`` (irregular forms mapped first)."""
+    lower = word.lower().replace("’", "'")
+    return str(_STEMMER.stemWord(_IRREGULAR.get(lower, lower)))
+
+
+def analyze(text: str) -> list[Term]:
+    """Tokenise ``text`` into normalised terms with offsets.
+
+    >>> [t.key for t in analyze("Revenue rose 5% to $1,000 at 5 PM.")]
+    ['revenu', 'rose', '#5', 'percent', '#1000', '@17:00']
+    """
+    return list(_analyze_cached(text))
+
+
+@lru_cache(maxsize=50_000)
+def _analyze_cached(text: str) -> tuple[Term, ...]:
+    terms: list[Term] = []
+    pending_scale: Term | None = None
+    for m in _TOKEN_RE.finditer(text):
+        start, end = m.span()
+        group = m.lastgroup
+        raw = m.group()
+        if group == "time":
+            tm = re.match(r"(\d{1,2}):(\d{1,2})\s*([ap]\.?m\.?)?", raw, re.IGNORECASE)
+            assert tm is not None
+            terms.append(Term(_time_key(int(tm[1]), int(tm[2]), tm[3] or ""), "time", start, end))
+            continue
+        if group == "ampm":
+            tm = re.match(r"(\d{1,2})\s*([ap]\.?m\.?)", raw, re.IGNORECASE)
+            assert tm is not None
+            terms.append(Term(_time_key(int(tm[1]), 0, tm[2]), "time", start, end))
+            continue
+        if group == "num":
+            clean = raw.lstrip("$").rstrip("%").replace(",", "")
+            terms.append(Term(_fmt_number(float(clean)), "num", start, end))
+            if raw.endswith("%"):
+                terms.append(Term("percent", "word", end - 1, end))
+            pending_scale = terms[-1] if not raw.endswith("%") else None
+            continue
+        lower = raw.lower()
+        if lower in _SCALES and pending_scale is not None and terms and terms[-1] is pending_scale:
+            # "1.5 million" → one number term covering both words.
+            value = float(pending_scale.key[1:]) * _SCALES[lower]
+            terms[-1] = Term(_fmt_number(value), "num", pending_scale.start, end)
+            pending_scale = None
+            continue
+        pending_scale = None
+        if lower in _NUMBER_WORDS:
+            terms.append(Term(_fmt_number(_NUMBER_WORDS[lower]), "num", start, end))
+            pending_scale = terms[-1]
+            continue
+        if lower in ("percent", "per-cent", "pct"):
+            terms.append(Term("percent", "word", start, end))
+            continue
+        if lower in _MONTHS:
+            terms.append(Term(f"month{_MONTHS[lower]}", "word", start, end, capital=True))
+            continue
+        if lower in NEGATIONS or lower.endswith("n't"):
+            terms.append(Term("not", "neg", start, end))
+            continue
+        if lower in STOPWORDS:
+            terms.append(Term(lower, "stop", start, end))
+            continue
+        capital = raw[0].isupper() and start > 0 and not _sentence_initial(text, start)
+        terms.append(Term(stem(lower), "word", start, end, capital))
+    return tuple(terms)
+
+
+def _sentence_initial(text: str, start: int) -> bool:
+    before = text[max(0, start - 3) : start].rstrip(" \"'“(")
+    return before == "" or before[-1] in ".!?:\n•-*"
+
+
+def content_keys(terms: list[Term] | tuple[Term, ...]) -> list[str]:
+    """The keys of the terms that carry content (words, numbers, times), in order."""
+    return [t.key for t in terms if t.kind in ("word", "num", "time")]
+
+
+def split_camel(name: str) -> str:
+    """Turn a JSON key such as ``RestaurantsTakeOut`` or ``business_stars`` into words."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|_", " ", name)
+    return spaced.lower()
+
+
+_ANTONYM_PAIRS = """increase decrease|increase reduce|increase fall|increase drop|rise fall|rise drop|rise decline
+gain loss|gain lose|higher lower|more less|more fewer|larger smaller|bigger smaller|up down|before after
+above below|over under|win lose|won lost|approve reject|accept reject|allow ban|allow prohibit|open close
+open closed|start end|begin end|first last|early late|earlier later|maximum minimum|most least|best worst
+positive negative|success failure|succeed fail|true false|include exclude|legal illegal|safe unsafe
+available unavailable|public private|major minor|north south|east west|buy sell|import export
+expensive cheap|high low|strong weak|fast slow|young old|new old|male female|husband wife|son daughter
+father mother|brother sister|morning evening|inside outside|outdoor indoor|hot cold|wet dry|full empty
+support oppose|agree disagree|confirm deny|acquit convict|alive dead|friendly rude|clean dirty
+quiet noisy|quiet loud|cheap pricey|affordable expensive|long short|wide narrow|rare common|guilty innocent""".split("|")
+
+
+def _build_antonyms() -> dict[str, frozenset[str]]:
+    table: dict[str, set[str]] = {}
+    for line in _ANTONYM_PAIRS:
+        for pair in line.strip().split("\n"):
+            words = pair.split()
+            for a, b in zip(words[::2], words[1::2], strict=False):
+                table.setdefault(stem(a), set()).add(stem(b))
+                table.setdefault(stem(b), set()).add(stem(a))
+    return {k: frozenset(v) for k, v in table.items()}
+
+
+ANTONYMS = _build_antonyms()
+"""Stem → stems of words that state the opposite (a swapped one flips a claim)."""

@@ -1,0 +1,323 @@
+"""Stage 2: index the sources and find each claim's best verbatim evidence.
+
+Sources are cut into units with exact offsets: sentences of prose, rows of a table (read with
+their header), leaves of a JSON record (read with their key path, so ``"OutdoorSeating": false``
+reads as "outdoor seating" negated). Claims and units meet through the normalised terms of
+:mod:`ragaudit._text`; units are ranked by the weighted share of the claim's terms they hold,
+alone or with their neighbour, and the best few that together cover the claim become evidence.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import blingfire
+
+from ragaudit._text import (
+    CERTAINTY,
+    HEDGES,
+    QUANTIFIERS,
+    Term,
+    analyze,
+    content_keys,
+    split_camel,
+)
+from ragaudit.models import Claim, Evidence, Source
+
+_FALSE_VALUES = frozenset({"false", "no", "none", "null", "0", "n/a"})
+_LONG_STRING = 160
+"""JSON string values longer than this are split into sentences."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cues:
+    """Polarity, quantifier and certainty cues of a piece of text."""
+
+    negated: bool
+    quantifiers: frozenset[str]
+    hedged: bool
+    certain: bool
+
+    @staticmethod
+    def of(terms: Sequence[Term], text: str) -> Cues:
+        """Read the cues off ``terms`` (and the raw ``text`` for hedges)."""
+        lowered = set(re.findall(r"[a-z']+", text.lower()))
+        return Cues(
+            negated=sum(1 for t in terms if t.kind == "neg") % 2 == 1,
+            quantifiers=frozenset(QUANTIFIERS[w] for w in lowered if w in QUANTIFIERS and w != "no"),
+            hedged=bool(lowered & HEDGES),
+            certain=bool(lowered & CERTAINTY),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One retrievable piece of a source with exact offsets."""
+
+    source_id: str
+    start: int
+    end: int
+    keys: frozenset[str]
+    """Normalised content terms, including any key path or table header it is read with."""
+    numbers: frozenset[str]
+    entities: frozenset[str]
+    cues: Cues
+    index: int
+    """Position among its source's units (neighbours are ``index ± 1``)."""
+
+
+@dataclass
+class SourceIndex:
+    """All units of a request's sources, with an inverted index for retrieval."""
+
+    sources: list[Source]
+    units: list[Unit] = field(default_factory=list)
+    postings: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))
+    vocabulary: set[str] = field(default_factory=set)
+    bigrams: set[tuple[str, str]] = field(default_factory=set)
+    numbers: set[str] = field(default_factory=set)
+
+    @cached_property
+    def by_id(self) -> dict[str, Source]:
+        """Sources keyed by id."""
+        return {s.id: s for s in self.sources}
+
+    def weight(self, key: str) -> float:
+        """Inverse document frequency of ``key`` over units; numbers count double."""
+        df = len(self.postings.get(key, ()))
+        idf = math.log((len(self.units) + 1) / (df + 1)) + 1.0
+        return idf * (1.5 if key[0] in "#@" else 1.0)
+
+
+def _unit(source_id: str, text: str, start: int, end: int, index: int, context: str = "") -> Unit:
+    body = text[start:end]
+    terms = analyze(body)
+    ctx_terms = analyze(context) if context else []
+    keys = content_keys(terms) + content_keys(ctx_terms)
+    cues = Cues.of(terms, body)
+    return Unit(
+        source_id=source_id,
+        start=start,
+        end=end,
+        keys=frozenset(keys),
+        numbers=frozenset(k for k in keys if k[0] in "#@"),
+        entities=frozenset(t.key for t in terms if t.capital),
+        cues=cues,
+        index=index,
+    )
+
+
+def _sentence_spans(text: str, base: int = 0) -> Iterator[tuple[int, int]]:
+    for line in re.finditer(r"[^\n]+", text):
+        if not line.group().strip():
+            continue
+        _, offsets = blingfire.text_to_sentences_and_offsets(line.group())
+        for s, e in offsets:
+            yield base + line.start() + s, base + line.start() + e
+
+
+def _prose_units(source: Source) -> list[Unit]:
+    return [
+        _unit(source.id, source.text, s, e, i) for i, (s, e) in enumerate(_sentence_spans(source.text))
+    ]
+
+
+def _table_units(source: Source) -> list[Unit] | None:
+    """Rows of a pipe or tab table, each read with the header row."""
+    lines = [m for m in re.finditer(r"[^\n]+", source.text) if m.group().strip()]
+    sep = "|" if sum("|" in m.group() for m in lines) >= max(2, len(lines) * 0.6) else None
+    if sep is None and sum("\t" in m.group() for m in lines) >= max(2, len(lines) * 0.6):
+        sep = "\t"
+    if sep is None:
+        return None
+    header = " ".join(c.strip() for c in lines[0].group().split(sep))
+    units = []
+    for i, m in enumerate(lines):
+        if re.fullmatch(r"[\s|:+-]*", m.group()):
+            continue
+        cells = [c.strip() for c in m.group().split(sep)]
+        # Pair each cell with its column name so "Price | 5" reads as "price 5".
+        context = header if i else ""
+        if i and len(cells) == len(header.split()):
+            context = header
+        units.append(_unit(source.id, source.text, m.start(), m.end(), len(units), context))
+    return units
+
+
+def _json_leaves(value: object, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], object]]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _json_leaves(v, (*path, str(k)))
+    elif isinstance(value, list):
+        for v in value:
+            yield from _json_leaves(v, path)
+    else:
+        yield path, value
+
+
+def _json_units(source: Source) -> list[Unit] | None:
+    """Leaves of a JSON record, located in the raw text, each read with its key path."""
+    text = source.text
+    if not text.lstrip().startswith(("{", "[")):
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    units: list[Unit] = []
+    cursor = 0
+    for path, leaf in _json_leaves(data):
+        key_words = " ".join(split_camel(p) for p in path[-2:])
+        if path:
+            found = text.find(json.dumps(path[-1]), cursor)
+            if found < 0:
+                found = text.find(json.dumps(path[-1], ensure_ascii=False), cursor)
+            key_pos = found if found >= 0 else cursor
+        else:
+            key_pos = cursor
+        candidates = [json.dumps(leaf), json.dumps(leaf, ensure_ascii=False)]
+        if isinstance(leaf, bool) or leaf is None:
+            candidates = ["true" if leaf else "false" if leaf is not None else "null"]
+        pos, raw = -1, ""
+        for candidate in candidates:
+            pos = text.find(candidate, key_pos)
+            if pos >= 0:
+                raw = candidate
+                break
+        if pos < 0:
+            continue
+        value_end = pos + len(raw)
+        cursor = value_end
+        value_text = "" if isinstance(leaf, bool) or leaf is None else str(leaf)
+        negated = leaf is False or (isinstance(leaf, str) and leaf.strip().lower() in _FALSE_VALUES)
+        if isinstance(leaf, str) and len(leaf) > _LONG_STRING:
+            # A long text field (a review, a description): one unit per sentence inside the string.
+            for s, e in _sentence_spans(text[pos + 1 : value_end - 1], base=pos + 1):
+                units.append(_unit(source.id, text, s, e, len(units), key_words))
+            continue
+        context = f"{key_words} {value_text}".strip()
+        unit = _unit(source.id, text, key_pos, value_end, len(units), context)
+        if negated != unit.cues.negated:
+            unit = Unit(
+                unit.source_id, unit.start, unit.end, unit.keys - {"fals", "null", "none"},
+                unit.numbers, unit.entities,
+                Cues(negated, unit.cues.quantifiers, unit.cues.hedged, unit.cues.certain), unit.index,
+            )
+        units.append(unit)
+    return units or None
+
+
+def build_index(sources: Sequence[Source]) -> SourceIndex:
+    """Cut every source into units and index their terms."""
+    index = SourceIndex(sources=list(sources))
+    for source in sources:
+        units = _json_units(source) or _table_units(source) or _prose_units(source)
+        for unit in units:
+            index.units.append(unit)
+    for i, unit in enumerate(index.units):
+        for key in unit.keys:
+            index.postings[key].append(i)
+        index.vocabulary.update(unit.keys)
+        index.numbers.update(unit.numbers)
+    for source in sources:
+        keys = content_keys(analyze(source.text))
+        index.bigrams.update(zip(keys, keys[1:], strict=False))
+    return index
+
+
+@dataclass(slots=True)
+class Alignment:
+    """A claim's terms and the units that best cover them."""
+
+    claim: Claim
+    keys: list[str]
+    """The claim's content keys, in order, duplicates removed."""
+    weights: dict[str, float]
+    best: list[Unit]
+    """Best unit first, then neighbours/other units that add coverage (at most three)."""
+    best_coverage: float
+    """Weighted share of claim keys in the best unit (with its best neighbour)."""
+    union_coverage: float
+    """Weighted share of claim keys in all chosen units together."""
+    global_coverage: float
+    """Weighted share of claim keys found anywhere in the sources."""
+    missing: list[str]
+    """Claim keys found in no chosen unit."""
+    terms: list[Term]
+    cues: Cues
+
+    def evidence(self, index: SourceIndex, relation: str = "supports") -> list[Evidence]:
+        """The chosen units as verbatim evidence spans."""
+        spans = []
+        for unit in self.best:
+            text = index.by_id[unit.source_id].text
+            spans.append(
+                Evidence(
+                    source_id=unit.source_id,
+                    start=unit.start,
+                    end=unit.end,
+                    quote=text[unit.start : unit.end],
+                    relation=relation,  # type: ignore[arg-type]
+                )
+            )
+        return spans
+
+
+def _coverage(keys: set[str] | frozenset[str], claim_keys: list[str], weights: dict[str, float]) -> float:
+    total = sum(weights.values()) or 1.0
+    return sum(weights[k] for k in claim_keys if k in keys) / total
+
+
+def align(claim: Claim, index: SourceIndex, *, max_units: int = 3) -> Alignment:
+    """Find the units of ``index`` that best support ``claim``."""
+    terms = analyze(claim.text)
+    keys = list(dict.fromkeys(content_keys(terms)))
+    weights = {k: index.weight(k) for k in keys}
+    cues = Cues.of(terms, claim.text)
+    candidate_hits: dict[int, float] = defaultdict(float)
+    for k in keys:
+        for i in index.postings.get(k, ()):
+            candidate_hits[i] += weights[k]
+    total = sum(weights.values()) or 1.0
+    if not candidate_hits:
+        return Alignment(claim, keys, weights, [], 0.0, 0.0, 0.0, list(keys), terms, cues)
+    ranked = sorted(candidate_hits, key=lambda i: (-candidate_hits[i], i))[:12]
+    best_i = ranked[0]
+    best_score = candidate_hits[best_i] / total
+    chosen = [index.units[best_i]]
+    covered = set(index.units[best_i].keys)
+    # A claim often spans a sentence and its neighbour; take the neighbour that adds the most.
+    neighbours = [
+        index.units[j]
+        for j in (best_i - 1, best_i + 1)
+        if 0 <= j < len(index.units) and index.units[j].source_id == chosen[0].source_id
+    ]
+    pair_best = best_score
+    for unit in neighbours:
+        gain = _coverage(covered | unit.keys, keys, weights)
+        if gain > pair_best + 0.1:
+            pair_best = gain
+            chosen.append(unit)
+            covered |= unit.keys
+            break
+    # Then other units anywhere that cover what is still missing (multi-source claims).
+    for i in ranked[1:]:
+        if len(chosen) >= max_units:
+            break
+        unit = index.units[i]
+        if unit in chosen:
+            continue
+        gain = _coverage(covered | unit.keys, keys, weights) - _coverage(covered, keys, weights)
+        if gain >= 0.15:
+            chosen.append(unit)
+            covered |= unit.keys
+    union = _coverage(covered, keys, weights)
+    global_cov = _coverage(index.vocabulary, keys, weights)
+    missing = [k for k in keys if k not in covered]
+    return Alignment(claim, keys, weights, chosen, pair_best, union, global_cov, missing, terms, cues)

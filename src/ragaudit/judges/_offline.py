@@ -1,0 +1,230 @@
+"""The offline judge: deterministic, no network, no API key.
+
+Two layers. Hard checks read a contradiction off the aligned evidence when the claim and its
+best unit agree on most terms but differ in a number, a date, a name, polarity (negation or a
+``false`` JSON attribute), a quantifier, an antonym, or certainty (``may`` → ``will``). A small
+logistic model over coverage features (how much of the claim, weighted by rarity, the evidence
+and the sources hold; novel numbers and names; novel word pairs) gives the probability that the
+claim is unsupported. Its weights are trained by ``benchmarks/train_offline.py`` on the RAGTruth
+dev half only and ship as ``offline_model.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from ragaudit._text import ANTONYMS
+from ragaudit.align import Alignment, SourceIndex, Unit
+from ragaudit.judges import JudgeContext, register_judge
+from ragaudit.models import Verdict
+
+FEATURES: tuple[str, ...] = (
+    "miss_union",
+    "miss_global",
+    "miss_best",
+    "log_missing",
+    "novel_numbers",
+    "number_mismatch",
+    "novel_entities",
+    "novel_bigrams",
+    "log_length",
+    "interpretive",
+    "hard_conflict",
+)
+
+# High-risk audits treat a smaller unsupported remainder as a partial claim.
+_PARTIAL_COVERAGE = {"high": 0.97, "medium": 0.9, "low": 0.8}
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """A specific disagreement between a claim and its best evidence unit."""
+
+    kind: str
+    detail: str
+    unit: Unit
+
+
+@dataclass(frozen=True, slots=True)
+class OfflineModel:
+    """Logistic weights over :data:`FEATURES` and the decision threshold."""
+
+    coef: tuple[float, ...]
+    intercept: float
+    threshold: float
+
+    def probability(self, features: dict[str, float]) -> float:
+        """Probability that the claim is not supported."""
+        z = self.intercept + sum(c * features[name] for c, name in zip(self.coef, FEATURES, strict=True))
+        return 1.0 / (1.0 + math.exp(-z))
+
+
+@cache
+def load_model() -> OfflineModel:
+    """Load the shipped weights (trained on the RAGTruth dev half)."""
+    data = json.loads(resources.files("ragaudit.judges").joinpath("offline_model.json").read_text())
+    if tuple(data["features"]) != FEATURES:
+        raise RuntimeError("offline_model.json does not match FEATURES; rerun benchmarks/train_offline.py")
+    return OfflineModel(tuple(data["coef"]), float(data["intercept"]), float(data["threshold"]))
+
+
+def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
+    """Contradictions between the claim and the units it aligns to best."""
+    conflicts: list[Conflict] = []
+    keys = set(alignment.keys)
+    claim_numbers = {k for k in keys if k[0] in "#@"}
+    for unit in alignment.best[:2]:
+        shared = keys & unit.keys
+        content = [k for k in alignment.keys if k[0] not in "#@"]
+        shared_words = [k for k in content if k in unit.keys]
+        # The unit must be about the same thing: most of the claim's words are in it.
+        on_topic = len(shared_words) >= 2 and len(shared_words) >= 0.5 * max(1, len(content))
+        if not on_topic:
+            continue
+        unit_numbers = set(unit.numbers)
+        absent = claim_numbers - index.numbers
+        if absent and unit_numbers - keys:
+            kind = "date" if any(k[0] == "@" or _is_year(k) for k in absent) else "number"
+            conflicts.append(
+                Conflict(kind, f"{_show(absent)} where the source has {_show(unit_numbers - keys)}", unit)
+            )
+        if alignment.cues.negated != unit.cues.negated and len(shared) >= 0.6 * len(keys):
+            said = "denies" if alignment.cues.negated else "asserts"
+            conflicts.append(Conflict("negation", f"the claim {said} what the source states the other way", unit))
+        for k in keys - unit.keys:
+            opposite = ANTONYMS.get(k, frozenset()) & unit.keys
+            if opposite and not (ANTONYMS.get(k, frozenset()) & keys):
+                conflicts.append(Conflict("antonym", f"'{k}' where the source says '{sorted(opposite)[0]}'", unit))
+                break
+        cq, uq = alignment.cues.quantifiers, unit.cues.quantifiers
+        if cq and uq and not (cq & uq):
+            conflicts.append(Conflict("quantifier", f"'{sorted(cq)[0]}' where the source says '{sorted(uq)[0]}'", unit))
+        elif cq and ({"all", "none"} & cq) and not uq and len(shared) >= 0.7 * len(keys):
+            conflicts.append(Conflict("quantifier", f"'{sorted(cq)[0]}' which the source does not state", unit))
+        if alignment.cues.certain and unit.cues.hedged and not unit.cues.certain:
+            conflicts.append(Conflict("certainty", "a certain statement where the source only hedges", unit))
+        novel_names = {t.key for t in alignment.terms if t.capital} - index.vocabulary
+        if novel_names and len(shared_words) >= 0.7 * max(1, len(content) - len(novel_names)):
+            if unit.entities - keys:
+                conflicts.append(
+                    Conflict("name", f"{_show(novel_names)} where the source names {_show(unit.entities - keys)}", unit)
+                )
+        if conflicts:
+            break
+    return conflicts
+
+
+def _is_year(key: str) -> bool:
+    return key.startswith("#") and key[1:].isdigit() and 1500 <= int(key[1:]) <= 2100
+
+
+def _show(keys: set[str] | frozenset[str]) -> str:
+    return ", ".join(sorted(k.lstrip("#@") for k in keys)[:3])
+
+
+def features(alignment: Alignment, index: SourceIndex, conflicts: list[Conflict]) -> dict[str, float]:
+    """The model's inputs for one claim."""
+    keys = alignment.keys
+    claim_numbers = [k for k in keys if k[0] in "#@"]
+    best_numbers = set().union(*(u.numbers for u in alignment.best)) if alignment.best else set()
+    names = {t.key for t in alignment.terms if t.capital}
+    content = [t.key for t in alignment.terms if t.kind in ("word", "num", "time")]
+    pairs = list(zip(content, content[1:], strict=False))
+    return {
+        "miss_union": 1.0 - alignment.union_coverage,
+        "miss_global": 1.0 - alignment.global_coverage,
+        "miss_best": 1.0 - alignment.best_coverage,
+        "log_missing": math.log1p(len(alignment.missing)),
+        "novel_numbers": float(sum(1 for k in claim_numbers if k not in index.numbers)),
+        "number_mismatch": float(bool(claim_numbers) and any(k not in best_numbers for k in claim_numbers)),
+        "novel_entities": float(len(names - index.vocabulary)),
+        "novel_bigrams": (sum(1 for p in pairs if p not in index.bigrams) / len(pairs)) if pairs else 0.0,
+        "log_length": math.log1p(len(keys)),
+        "interpretive": float(alignment.claim.type == "interpretive"),
+        "hard_conflict": float(bool(conflicts)),
+    }
+
+
+class OfflineJudge:
+    """Rule checks plus a small trained model; see the module docstring."""
+
+    name = "offline"
+    version = "1.0"
+
+    def judge(self, alignments: list[Alignment], context: JudgeContext) -> list[Verdict]:
+        """Label each aligned claim."""
+        return [self._judge_one(a, context) for a in alignments]
+
+    def _judge_one(self, alignment: Alignment, context: JudgeContext) -> Verdict:
+        index = context.index
+        model = load_model()
+        conflicts = find_conflicts(alignment, index)
+        p_bad = model.probability(features(alignment, index, conflicts))
+        found = _matched_words(alignment)
+        if conflicts:
+            c = conflicts[0]
+            evidence = [
+                e.model_copy(update={"relation": "contradicts"})
+                for e in alignment.evidence(index)
+                if e.source_id == c.unit.source_id and e.start == c.unit.start
+            ]
+            return Verdict(
+                status="contradicted",
+                confidence=round(min(0.99, 0.6 + 0.4 * p_bad), 3),
+                explanation=f"Matches {found} in {c.unit.source_id}, but states {c.detail} ({c.kind}).",
+                evidence=evidence,
+            )
+        if not alignment.keys:
+            return Verdict(status="supported", confidence=0.5, explanation="Nothing checkable in this claim.")
+        if p_bad < model.threshold:
+            confidence = 1.0 - p_bad / (2 * model.threshold)
+            return Verdict(
+                status="supported",
+                confidence=round(confidence, 3),
+                explanation=f"The evidence states {found}.",
+                evidence=alignment.evidence(index),
+            )
+        confidence = 0.5 + 0.5 * (p_bad - model.threshold) / (1.0 - model.threshold)
+        missing = _show_missing(alignment)
+        partial_at = _PARTIAL_COVERAGE.get(context.risk_level, 0.9)
+        if alignment.union_coverage >= 0.5 and alignment.union_coverage < partial_at or (
+            alignment.union_coverage >= partial_at and alignment.missing
+        ):
+            return Verdict(
+                status="partially_supported",
+                confidence=round(confidence, 3),
+                explanation=f"The evidence states {found}, but not {missing}.",
+                evidence=alignment.evidence(index),
+            )
+        return Verdict(
+            status="unsupported",
+            confidence=round(confidence, 3),
+            explanation=f"No source states {missing}" + (f"; closest text shares only {found}." if alignment.best else "."),
+            evidence=[],
+        )
+
+
+def _matched_words(alignment: Alignment) -> str:
+    covered = set().union(*(u.keys for u in alignment.best)) if alignment.best else set()
+    words = [t.key for t in alignment.terms if t.key in covered and t.kind in ("word", "num", "time")]
+    raw = [alignment.claim.text[t.start : t.end] for t in alignment.terms if t.key in covered and t.kind != "stop"]
+    if not words:
+        return "nothing of the claim"
+    shown = list(dict.fromkeys(raw))[:6]
+    return "'" + " ".join(shown) + "'" + ("…" if len(raw) > 6 else "")
+
+
+def _show_missing(alignment: Alignment) -> str:
+    missing = set(alignment.missing)
+    raw = [alignment.claim.text[t.start : t.end] for t in alignment.terms if t.key in missing]
+    shown = list(dict.fromkeys(raw))[:6]
+    return "'" + " ".join(shown) + "'" if shown else "the claim as a whole"
+
+
+@register_judge("offline")
+def _make_offline(argument: str) -> OfflineJudge:
+    return OfflineJudge()

@@ -1,0 +1,161 @@
+"""Reading and validating audit requests from Python values, JSON files and JSON Lines.
+
+The benchmark format (``id``, ``task``, ``question``, ``sources``, ``answer``, ``label``,
+``spans``, ``meta``) is a superset of a request and is accepted as is; extra fields are ignored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ragaudit.errors import InputError
+from ragaudit.models import AuditRequest, Source
+
+MAX_ANSWER_CHARS = 100_000
+"""Longest answer accepted, in characters."""
+MAX_SOURCE_CHARS = 2_000_000
+"""Most source text accepted per request, in characters (all sources together)."""
+MAX_SOURCES = 500
+"""Most sources accepted per request."""
+
+SourcesLike = Sequence[Source | Mapping[str, Any] | str]
+
+
+def coerce_sources(sources: SourcesLike) -> list[Source]:
+    """Accept Source objects, ``{"id", "text"}`` mappings, or bare strings (ids ``"1"``, ``"2"`` …)."""
+    result: list[Source] = []
+    for position, item in enumerate(sources, start=1):
+        if isinstance(item, Source):
+            result.append(item)
+        elif isinstance(item, str):
+            result.append(Source(id=str(position), text=item))
+        elif isinstance(item, Mapping):
+            result.append(Source(id=str(item.get("id", position)), text=item.get("text", "")))
+        else:
+            raise InputError(
+                f"source {position} is a {type(item).__name__}; give a string or an object with 'id' and 'text'"
+            )
+    return result
+
+
+def _describe(error: Mapping[str, Any]) -> str:
+    loc = ".".join(str(p) for p in error["loc"])
+    kind = error["type"]
+    if kind == "missing":
+        return f"field '{loc}' is missing"
+    if kind.endswith("_type"):
+        got = type(error.get("input")).__name__
+        return f"field '{loc}' has the wrong type ({got}): {error['msg'].lower()}"
+    return f"field '{loc}': {error['msg']}"
+
+
+def validate_request(data: object) -> AuditRequest:
+    """Turn a decoded JSON value into a checked :class:`AuditRequest`, or raise :class:`InputError`."""
+    if not isinstance(data, Mapping):
+        raise InputError(
+            f"expected a JSON object with 'answer' and 'sources', got {type(data).__name__}"
+        )
+    try:
+        request = AuditRequest.model_validate(data)
+    except ValidationError as exc:
+        raise InputError(_describe(exc.errors()[0]) + "; a request is {\"answer\": str, \"sources\": [{\"id\": str, \"text\": str}], \"question\": str|null}") from None
+    check_request(request)
+    return request
+
+
+def check_request(request: AuditRequest) -> None:
+    """Raise :class:`InputError` for a request that cannot be audited meaningfully."""
+    if not request.answer.strip():
+        raise InputError("the answer is empty; give the generated text to audit in 'answer'")
+    if not request.sources:
+        raise InputError("no sources were given; an answer can only be audited against the passages it was generated from")
+    if len(request.answer) > MAX_ANSWER_CHARS:
+        raise InputError(
+            f"the answer has {len(request.answer):,} characters, over the limit of {MAX_ANSWER_CHARS:,}; split it"
+        )
+    if len(request.sources) > MAX_SOURCES:
+        raise InputError(f"{len(request.sources)} sources is over the limit of {MAX_SOURCES}")
+    total = sum(len(s.text) for s in request.sources)
+    if total > MAX_SOURCE_CHARS:
+        raise InputError(
+            f"the sources have {total:,} characters, over the limit of {MAX_SOURCE_CHARS:,}; pass only the passages the generator saw"
+        )
+    seen: set[str] = set()
+    for s in request.sources:
+        if s.id in seen:
+            raise InputError(f"source id {s.id!r} is used twice; every source needs a distinct id")
+        seen.add(s.id)
+
+
+def _decode(raw: bytes, where: str) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not valid UTF-8 (byte {exc.start}); re-encode the file as UTF-8", location=where) from None
+
+
+def parse_request_text(text: str, where: str) -> AuditRequest:
+    """Parse one JSON request, naming ``where`` in any error."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}", location=where) from None
+    try:
+        return validate_request(data)
+    except InputError as exc:
+        raise exc.at(where) from None
+
+
+def read_request(path: Path | str, data: bytes | None = None) -> AuditRequest:
+    """Read one request from a JSON file (``-`` with ``data`` for stdin)."""
+    where = str(path)
+    if data is None:
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise InputError(f"cannot read the file: {exc.strerror}", location=where) from None
+    return parse_request_text(_decode(data, where), where)
+
+
+@dataclass(frozen=True, slots=True)
+class BatchLine:
+    """One line of a JSON Lines batch: a request, or the error that stopped it."""
+
+    line: int
+    request: AuditRequest | None
+    error: InputError | None
+    raw: dict[str, Any] | None = None
+    """The decoded object (benchmark rows keep their labels here)."""
+
+
+def read_batch(path: Path | str, data: bytes | None = None) -> Iterator[BatchLine]:
+    """Yield every non-blank line of a JSONL file as a request or an error; never stop early."""
+    where = str(path)
+    if data is None:
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise InputError(f"cannot read the file: {exc.strerror}", location=where) from None
+    for number, raw_line in enumerate(data.split(b"\n"), start=1):
+        if not raw_line.strip():
+            continue
+        place = f"{where}:{number}"
+        try:
+            text = _decode(raw_line, place)
+            obj = json.loads(text)
+        except InputError as exc:
+            yield BatchLine(number, None, exc)
+            continue
+        except json.JSONDecodeError as exc:
+            yield BatchLine(number, None, InputError(f"invalid JSON at column {exc.colno}: {exc.msg}", location=place))
+            continue
+        try:
+            yield BatchLine(number, validate_request(obj), None, obj if isinstance(obj, dict) else None)
+        except InputError as exc:
+            yield BatchLine(number, None, exc.at(place))

@@ -1,0 +1,304 @@
+"""Stage 1: split an answer into atomic claims with character offsets.
+
+Sentences first (blingfire, which handles abbreviations, decimals and quotes), with lines and
+bullet items as hard boundaries; then compound sentences into their assertions (coordinated
+clauses, appended ``which``/``while`` qualifiers). Inline citation markers are parsed into each
+claim's cited source references and kept out of its text. Sentences with nothing checkable
+(greetings, "Here is a summary:") and abstentions ("the sources do not say…") are not claims;
+abstentions are returned separately for the abstention check.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import blingfire
+
+from ragaudit.models import Claim, ClaimType
+
+# --- citation markers ---------------------------------------------------------------------
+_REF = r"(?:S|doc|source|passage|ref|src)?[-_ ]?\d+"
+_CITATION_RE = re.compile(
+    rf"""
+    \[\^?(?P<bracket>{_REF}(?:\s*(?:,|;|–|-|and)\s*{_REF})*)\]          # [1] [1, 3] [1-3] [S2] [doc-3] [^1]
+  | \((?P<paren>(?:according\ to\ )?(?:source|passage|document|doc|ref)s?\s*\d+
+        (?:\s*(?:,|;|–|-|and|&)\s*(?:(?:source|passage|document|doc)s?\s*)?\d+)*)\)  # (Source 2)
+  | \^(?P<caret>\d+(?:,\d+)*)                                             # ^2
+  | (?P<sup>[¹²³⁴⁵⁶⁷⁸⁹⁰]+)                                                # superscript digits
+  | (?<=[a-z\.\,\)])(?P<foot>\d{1,2})(?=[\s\.,;]|$)                        # footnote digit: word.2
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+_SUPERSCRIPT = str.maketrans("¹²³⁴⁵⁶⁷⁸⁹⁰", "1234567890")
+
+
+@dataclass(frozen=True, slots=True)
+class CitationMarker:
+    """An inline citation marker and the references it names, as written."""
+
+    start: int
+    end: int
+    refs: tuple[str, ...]
+
+
+def _expand_refs(body: str) -> tuple[str, ...]:
+    """``"1-3"`` → 1, 2, 3; ``"S2, S4"`` → S2, S4; ``"Source 2"`` → 2."""
+    refs: list[str] = []
+    body = re.sub(r"(?i)^according to\s+", "", body.strip())
+    for part in re.split(r"\s*(?:,|;|&|\band\b)\s*", body):
+        if not part:
+            continue
+        rng = re.fullmatch(r"(?i)([a-z]*[-_ ]?)(\d+)\s*[–-]\s*(?:[a-z]*[-_ ]?)?(\d+)", part)
+        if rng and not re.fullmatch(r"(?i)[a-z]+-\d+", part):
+            prefix, lo, hi = rng[1], int(rng[2]), int(rng[3])
+            if 0 < hi - lo < 50:
+                refs.extend(f"{prefix}{i}" for i in range(lo, hi + 1))
+                continue
+        refs.append(re.sub(r"(?i)^(?:source|passage|document)s?\s*", "", part).strip())
+    return tuple(r for r in refs if r)
+
+
+def find_citations(answer: str) -> list[CitationMarker]:
+    """Find inline citation markers in ``answer``.
+
+    >>> [m.refs for m in find_citations("Paris is big [1, 3]. It rains (Source 2).")]
+    [('1', '3'), ('2',)]
+    """
+    markers: list[CitationMarker] = []
+    for m in _CITATION_RE.finditer(answer):
+        group = m.lastgroup
+        body = m.group(group) if group else ""
+        if group == "foot":
+            # A bare digit after a word is only a footnote when it is not part of a number/date.
+            prev = answer[max(0, m.start() - 12) : m.start()]
+            if re.search(r"\d[\d,.]*$", prev) or not re.search(r"[a-z]\.?$", prev):
+                continue
+        if group == "sup":
+            body = body.translate(_SUPERSCRIPT)
+            refs: tuple[str, ...] = tuple(body)
+        else:
+            refs = _expand_refs(body)
+        markers.append(CitationMarker(m.start(), m.end(), refs))
+    return markers
+
+
+# --- sentences and clauses ----------------------------------------------------------------
+_BULLET_RE = re.compile(r"(?:[-*•▪◦‣]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)](?=\s))\s+")
+_META_PREFIX_RE = re.compile(
+    r"^(?:based on|according to|from|using|per) (?:the )?(?:provided |given |above |available )?"
+    r"(?:passages?|sources?|documents?|context|information|text|data|reviews?|article|records?)"
+    r"(?: provided| given| above)?,\s*",
+    re.IGNORECASE,
+)
+_NON_CLAIM_RE = re.compile(
+    r"""^(?:
+        (?:hi|hello|hey|thanks?|thank you|sure|certainly|of course|great question|good question)\b.{0,40}$
+      | (?:here|below)\s+(?:is|are)\b.{0,80}[:.]?$
+      | (?:i hope|hope)\s+this\s+helps.*
+      | (?:let me know|feel free)\b.*
+      | (?:in summary|to summarize|overall|summary|answer|note)[:.]?$
+      | [^.!?]{0,80}:$
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_ABSTENTION_RE = re.compile(
+    r"""(?:
+        \b(?:passages?|sources?|documents?|context|provided\ (?:text|information)|information\ provided|
+           articles?|records?|data)\b[^.]{0,60}?
+           \b(?:do(?:es)?\ not|don't|doesn't|did\ not|fail\ to|never)\s+
+           (?:say|state|mention|specify|provide|include|contain|address|cover|discuss|indicate|give|offer|describe|tell|answer)
+      | \b(?:no|not\ enough|insufficient)\ (?:specific\ )?(?:information|details?|data|mention|evidence)\b
+           [^.]{0,40}?\b(?:passages?|sources?|documents?|context|provided|available|given)
+      | \b(?:i\ (?:could|can)\ ?not|i\ (?:was|am)\ unable\ to|unable\ to|i\ don't\ know|cannot\ be\ determined|
+           (?:is|are)\ not\ (?:mentioned|specified|provided|stated|addressed|included|available))
+      | \bnot\ possible\ to\ (?:determine|answer|say)
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_CLAUSE_SPLIT_RE = re.compile(
+    r"(?:;\s+|,\s+(?:and|but|while|whereas|although|though|yet|so|which|who)\s+"
+    r"|\s+(?:and|but)\s+(?=(?:it|they|he|she|we|this|that|these|those|its|their|the)\s)"
+    r"|\s+(?:while|whereas|although)\s+)",
+    re.IGNORECASE,
+)
+_MIN_CLAUSE_WORDS = 4
+
+_ATTRIBUTION_RE = re.compile(
+    r"\b(?:according to|said|says|stated|states|reported|reports|announced|claimed|claims|told|"
+    r"wrote|argued|noted|explained|confirmed|denied|testified|quoted)\b",
+    re.IGNORECASE,
+)
+_TEMPORAL_RE = re.compile(
+    r"\b(?:1[5-9]\d\d|20\d\d|january|february|march|april|june|july|august|september|october|"
+    r"november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|yesterday|today|"
+    r"tomorrow|ago|since|until|decade|century|annually|weekly|daily|morning|evening|"
+    r"\d{1,2}:\d{2}|\d{1,2}\s*[ap]\.?m\.?)\b",
+    re.IGNORECASE,
+)
+_QUANT_RE = re.compile(
+    r"(?:\d|\b(?:percent|half|twice|double|triple|dozen|hundred|thousand|million|billion|"
+    r"two|three|four|five|six|seven|eight|nine|ten|majority|minority|average|median|rate)\b)",
+    re.IGNORECASE,
+)
+_YEAR_ONLY_RE = re.compile(r"\b(?:1[5-9]\d\d|20\d\d)\b")
+_INTERPRETIVE_RE = re.compile(
+    r"\b(?:suggests?|indicates?|implies|likely|unlikely|probably|appears?|seems?|important|"
+    r"significant(?:ly)?|best|worst|great|excellent|good|bad|poor|popular|highly|overall|"
+    r"impressive|beautiful|delicious|friendly|reasonable|considered|believed|should|could|"
+    r"may|might|highlights?|demonstrates?|shows? that|reflects?)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(slots=True)
+class Segmentation:
+    """Claims and abstention statements found in one answer."""
+
+    claims: list[Claim] = field(default_factory=list)
+    abstentions: list[tuple[int, int]] = field(default_factory=list)
+    """Offsets of sentences that acknowledge the sources do not cover something."""
+    markers: list[CitationMarker] = field(default_factory=list)
+
+
+def classify_claim(text: str) -> ClaimType:
+    """Give a claim its type: attribution, temporal, quantitative, interpretive or factual.
+
+    >>> classify_claim("Revenue grew 5% in 2020.")
+    'quantitative'
+    """
+    if _ATTRIBUTION_RE.search(text):
+        return "attribution"
+    without_years = _YEAR_ONLY_RE.sub("", text)
+    if _QUANT_RE.search(without_years) and not re.fullmatch(r"[^\d]*", without_years):
+        return "quantitative"
+    if _TEMPORAL_RE.search(text):
+        return "temporal"
+    if _QUANT_RE.search(without_years):
+        return "quantitative"
+    if _INTERPRETIVE_RE.search(text):
+        return "interpretive"
+    return "factual"
+
+
+def _sentences(answer: str) -> list[tuple[int, int]]:
+    """Sentence spans: lines are hard boundaries, blingfire splits within a line."""
+    spans: list[tuple[int, int]] = []
+    for line in re.finditer(r"[^\n]+", answer):
+        text = line.group()
+        if not text.strip():
+            continue
+        base = line.start()
+        _, offsets = blingfire.text_to_sentences_and_offsets(text)
+        pieces = [(base + s, base + e) for s, e in offsets]
+        merged: list[tuple[int, int]] = []
+        for s, e in pieces:
+            # A dangling list number ("1.") or a tiny fragment belongs to the next sentence.
+            if merged and re.fullmatch(r"\s*(?:\d{1,3}[.)]|[a-zA-Z][.)])\s*", answer[merged[-1][0] : merged[-1][1]]):
+                merged[-1] = (merged[-1][0], e)
+            else:
+                merged.append((s, e))
+        spans.extend(merged)
+    return spans
+
+
+def _trim(answer: str, start: int, end: int) -> tuple[int, int]:
+    """Shrink a span past whitespace, bullet markers, stray quotes and trailing punctuation."""
+    while start < end and answer[start] in " \t":
+        start += 1
+    bullet = _BULLET_RE.match(answer, start, end) if start < end else None
+    if bullet:
+        start = bullet.end()
+    while start < end and answer[start] in " \t\"'“”‘’*_#>":
+        start += 1
+    while end > start and answer[end - 1] in " \t\r\n*_":
+        end -= 1
+    return start, end
+
+
+def _strip_markers(
+    answer: str, start: int, end: int, markers: list[CitationMarker]
+) -> tuple[int, int, list[str]]:
+    """Collect the refs of markers inside the span and cut trailing markers out of it."""
+    refs: list[str] = []
+    inside = [m for m in markers if m.start >= start and m.end <= end]
+    for m in inside:
+        refs.extend(r for r in m.refs if r not in refs)
+    # Cut markers that trail the span ("… in 2015 [2]." or "… in 2015. [2]"), last first.
+    for m in sorted(inside, key=lambda marker: marker.start, reverse=True):
+        if m.start > start and m.end <= end and re.fullmatch(r"[\s.,;:!?)\]]*", answer[m.end : end]):
+            end = m.start
+            while end > start and answer[end - 1] == " ":
+                end -= 1
+    return start, end, refs
+
+
+def _clauses(answer: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Split a sentence into coordinated clauses, keeping each clause's exact offsets."""
+    cuts: list[tuple[int, int]] = []
+    for m in _CLAUSE_SPLIT_RE.finditer(answer, start, end):
+        cuts.append((m.start(), m.end()))
+    if not cuts:
+        return [(start, end)]
+    pieces: list[tuple[int, int]] = []
+    cursor = start
+    for cut_start, cut_end in cuts:
+        left = answer[cursor:cut_start]
+        if len(left.split()) >= _MIN_CLAUSE_WORDS and len(answer[cut_end:end].split()) >= _MIN_CLAUSE_WORDS:
+            pieces.append((cursor, cut_start))
+            cursor = cut_end
+    pieces.append((cursor, end))
+    return pieces
+
+
+def _has_content(text: str) -> bool:
+    return len(re.findall(r"[^\W_]{2,}", text)) >= 2
+
+
+def segment(answer: str) -> Segmentation:
+    """Split ``answer`` into claims (with offsets, types and cited refs) and abstentions.
+
+    >>> [c.text for c in segment("Paris is the capital of France [1]. It has 2 million people.").claims]
+    ['Paris is the capital of France', 'It has 2 million people.']
+    """
+    result = Segmentation(markers=find_citations(answer))
+    for sent_start, sent_end in _sentences(answer):
+        start, end = _trim(answer, sent_start, sent_end)
+        if start >= end:
+            continue
+        sentence = answer[start:end]
+        if _NON_CLAIM_RE.match(sentence.strip()) or not _has_content(sentence):
+            continue
+        if _ABSTENTION_RE.search(sentence):
+            result.abstentions.append((start, end))
+            continue
+        meta = _META_PREFIX_RE.match(sentence)
+        if meta:
+            start += meta.end()
+        # A marker that ends the sentence cites every clause of it.
+        _, sentence_end, _ = _strip_markers(answer, start, end, result.markers)
+        trailing = [
+            ref
+            for m in result.markers
+            if m.start >= sentence_end and m.end <= end
+            for ref in m.refs
+        ]
+        for clause_start, clause_end in _clauses(answer, start, end):
+            c_start, c_end = _trim(answer, clause_start, clause_end)
+            c_start, c_end, refs = _strip_markers(answer, c_start, c_end, result.markers)
+            refs += [ref for ref in trailing if ref not in refs]
+            c_end = _trim(answer, c_start, c_end)[1]
+            text = answer[c_start:c_end]
+            if c_start >= c_end or not _has_content(text):
+                continue
+            result.claims.append(
+                Claim(
+                    id=f"c{len(result.claims) + 1}",
+                    text=text,
+                    start=c_start,
+                    end=c_end,
+                    type=classify_claim(text),
+                    citations=refs,
+                )
+            )
+    return result
