@@ -130,6 +130,22 @@ def stem(word: str) -> str:
     return str(_STEMMER.stemWord(_IRREGULAR.get(lower, lower)))
 
 
+LIGHT_WORDS = frozenset(
+    stem(w)
+    for w in """however additionally furthermore moreover also overall locate located offer offers
+    provide provides include includes including various variety specific known well describe
+    described note noted mention mentioned report reported feature features available option
+    options make makes making use uses using provide experience experiences customer customers
+    visitor visitors patron patrons guest guests review reviews reviewer reviewers rating ratings
+    business establishment place spot venue area type types kind kinds number range several
+    certain particular particularly especially generally typically usually really quite
+    overall highlight highlights highlighted express expressed appreciate appreciated praise
+    praised enjoy enjoyed find found consider considered state stated say said according
+    information detail details based provided passage passages source sources text article""".split()
+)
+"""Generic words: they count, but little, towards a claim's coverage."""
+
+
 def analyze(text: str) -> list[Term]:
     """Tokenise ``text`` into normalised terms with offsets.
 

@@ -9,6 +9,7 @@ alone or with their neighbour, and the best few that together cover the claim be
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -22,6 +23,7 @@ import blingfire
 from ragaudit._text import (
     CERTAINTY,
     HEDGES,
+    LIGHT_WORDS,
     QUANTIFIERS,
     Term,
     analyze,
@@ -35,12 +37,21 @@ _LONG_STRING = 160
 """JSON string values longer than this are split into sentences."""
 
 
+_SCOPE = 4
+"""How many content terms after a negation or quantifier it governs."""
+
+
 @dataclass(frozen=True, slots=True)
 class Cues:
-    """Polarity, quantifier and certainty cues of a piece of text."""
+    """Polarity, quantifier and certainty cues of a piece of text, with what they govern."""
 
     negated: bool
-    quantifiers: frozenset[str]
+    negated_keys: frozenset[str]
+    """Content keys within the scope of a negation ("not *open on Sundays*")."""
+    negated_heads: frozenset[str]
+    """The first content key after each negation: the word it denies ("not *open*")."""
+    quantified: frozenset[tuple[str, str]]
+    """(quantifier class, the content key it applies to), e.g. ("all", "patient")."""
     hedged: bool
     certain: bool
 
@@ -48,9 +59,23 @@ class Cues:
     def of(terms: Sequence[Term], text: str) -> Cues:
         """Read the cues off ``terms`` (and the raw ``text`` for hedges)."""
         lowered = set(re.findall(r"[a-z']+", text.lower()))
+        negated_keys: set[str] = set()
+        negated_heads: set[str] = set()
+        quantified: set[tuple[str, str]] = set()
+        for i, term in enumerate(terms):
+            word = text[term.start : term.end].lower()
+            if term.kind == "neg" or word in QUANTIFIERS:
+                following = [t.key for t in terms[i + 1 : i + 1 + 2 * _SCOPE] if t.kind in ("word", "num", "time")]
+                if term.kind == "neg":
+                    negated_keys.update(following[:_SCOPE])
+                    negated_heads.update(following[:1])
+                if word in QUANTIFIERS and following and word != "no":
+                    quantified.add((QUANTIFIERS[word], following[0]))
         return Cues(
             negated=sum(1 for t in terms if t.kind == "neg") % 2 == 1,
-            quantifiers=frozenset(QUANTIFIERS[w] for w in lowered if w in QUANTIFIERS and w != "no"),
+            negated_keys=frozenset(negated_keys),
+            negated_heads=frozenset(negated_heads),
+            quantified=frozenset(quantified),
             hedged=bool(lowered & HEDGES),
             certain=bool(lowered & CERTAINTY),
         )
@@ -70,6 +95,8 @@ class Unit:
     cues: Cues
     index: int
     """Position among its source's units (neighbours are ``index ± 1``)."""
+    leaf: bool = False
+    """A single field of a structured record (claims often combine several)."""
 
 
 @dataclass
@@ -89,10 +116,12 @@ class SourceIndex:
         return {s.id: s for s in self.sources}
 
     def weight(self, key: str) -> float:
-        """Inverse document frequency of ``key`` over units; numbers count double."""
+        """Inverse document frequency of ``key`` over units; numbers count more, generic words less."""
         df = len(self.postings.get(key, ()))
         idf = math.log((len(self.units) + 1) / (df + 1)) + 1.0
-        return idf * (1.5 if key[0] in "#@" else 1.0)
+        if key[0] in "#@":
+            return idf * 1.5
+        return idf * (0.25 if key in LIGHT_WORDS else 1.0)
 
 
 def _unit(source_id: str, text: str, start: int, end: int, index: int, context: str = "") -> Unit:
@@ -203,13 +232,12 @@ def _json_units(source: Source) -> list[Unit] | None:
             continue
         context = f"{key_words} {value_text}".strip()
         unit = _unit(source.id, text, key_pos, value_end, len(units), context)
-        if negated != unit.cues.negated:
-            unit = Unit(
-                unit.source_id, unit.start, unit.end, unit.keys - {"fals", "null", "none"},
-                unit.numbers, unit.entities,
-                Cues(negated, unit.cues.quantifiers, unit.cues.hedged, unit.cues.certain), unit.index,
-            )
-        units.append(unit)
+        if negated:
+            # "OutdoorSeating": false states that the whole attribute does not hold.
+            keys = unit.keys - {"fals", "null", "none"}
+            cues = Cues(True, keys, keys, unit.cues.quantified, unit.cues.hedged, unit.cues.certain)
+            unit = Unit(unit.source_id, unit.start, unit.end, keys, unit.numbers, unit.entities, cues, unit.index)
+        units.append(dataclasses.replace(unit, leaf=True))
     return units or None
 
 
@@ -240,7 +268,7 @@ class Alignment:
     """The claim's content keys, in order, duplicates removed."""
     weights: dict[str, float]
     best: list[Unit]
-    """Best unit first, then neighbours/other units that add coverage (at most three)."""
+    """Best unit first, then a neighbour and other units that add coverage."""
     best_coverage: float
     """Weighted share of claim keys in the best unit (with its best neighbour)."""
     union_coverage: float
@@ -275,7 +303,7 @@ def _coverage(keys: set[str] | frozenset[str], claim_keys: list[str], weights: d
 
 
 def align(claim: Claim, index: SourceIndex, *, max_units: int = 3) -> Alignment:
-    """Find the units of ``index`` that best support ``claim``."""
+    """Find the units of ``index`` that best support ``claim`` (twice as many for record fields)."""
     terms = analyze(claim.text)
     keys = list(dict.fromkeys(content_keys(terms)))
     weights = {k: index.weight(k) for k in keys}
@@ -287,7 +315,7 @@ def align(claim: Claim, index: SourceIndex, *, max_units: int = 3) -> Alignment:
     total = sum(weights.values()) or 1.0
     if not candidate_hits:
         return Alignment(claim, keys, weights, [], 0.0, 0.0, 0.0, list(keys), terms, cues)
-    ranked = sorted(candidate_hits, key=lambda i: (-candidate_hits[i], i))[:12]
+    ranked = sorted(candidate_hits, key=lambda i: (-candidate_hits[i], i))[:20]
     best_i = ranked[0]
     best_score = candidate_hits[best_i] / total
     chosen = [index.units[best_i]]
@@ -307,14 +335,15 @@ def align(claim: Claim, index: SourceIndex, *, max_units: int = 3) -> Alignment:
             covered |= unit.keys
             break
     # Then other units anywhere that cover what is still missing (multi-source claims).
+    limit = max_units * 2 if chosen[0].leaf else max_units
     for i in ranked[1:]:
-        if len(chosen) >= max_units:
+        if len(chosen) >= limit:
             break
         unit = index.units[i]
         if unit in chosen:
             continue
         gain = _coverage(covered | unit.keys, keys, weights) - _coverage(covered, keys, weights)
-        if gain >= 0.15:
+        if gain >= 0.08:
             chosen.append(unit)
             covered |= unit.keys
     union = _coverage(covered, keys, weights)

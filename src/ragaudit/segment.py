@@ -123,6 +123,12 @@ _CLAUSE_SPLIT_RE = re.compile(
     re.IGNORECASE,
 )
 _MIN_CLAUSE_WORDS = 4
+# A clause has a verb; a list item ("…, and the state they work in") has none of these.
+_VERB_RE = re.compile(
+    r"\b(?:is|are|was|were|be|been|has|have|had|will|would|can|could|may|might|should|must|does|"
+    r"did|do|[a-z]{3,}ed|[a-z]{3,}(?<!s)s)\b",
+    re.IGNORECASE,
+)
 
 _ATTRIBUTION_RE = re.compile(
     r"\b(?:according to|said|says|stated|states|reported|reports|announced|claimed|claims|told|"
@@ -244,7 +250,12 @@ def _clauses(answer: str, start: int, end: int) -> list[tuple[int, int]]:
     cursor = start
     for cut_start, cut_end in cuts:
         left = answer[cursor:cut_start]
-        if len(left.split()) >= _MIN_CLAUSE_WORDS and len(answer[cut_end:end].split()) >= _MIN_CLAUSE_WORDS:
+        right = answer[cut_end:end]
+        if (
+            len(left.split()) >= _MIN_CLAUSE_WORDS
+            and len(right.split()) >= _MIN_CLAUSE_WORDS
+            and (answer[cut_start] == ";" or _VERB_RE.search(" ".join(right.split()[:6])))
+        ):
             pieces.append((cursor, cut_start))
             cursor = cut_end
     pieces.append((cursor, end))
@@ -267,7 +278,7 @@ def segment(answer: str) -> Segmentation:
         if start >= end:
             continue
         sentence = answer[start:end]
-        if _NON_CLAIM_RE.match(sentence.strip()) or not _has_content(sentence):
+        if _NON_CLAIM_RE.match(sentence.strip()) or sentence.rstrip().endswith("?") or not _has_content(sentence):
             continue
         if _ABSTENTION_RE.search(sentence):
             result.abstentions.append((start, end))

@@ -22,7 +22,7 @@ from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.judges import JudgeContext, register_judge
 from ragaudit.models import Verdict
 
-FEATURES: tuple[str, ...] = (
+BASE_FEATURES: tuple[str, ...] = (
     "miss_union",
     "miss_global",
     "miss_best",
@@ -35,6 +35,12 @@ FEATURES: tuple[str, ...] = (
     "interpretive",
     "hard_conflict",
 )
+FEATURES: tuple[str, ...] = (
+    *BASE_FEATURES,
+    "structured",
+    *(f"{name}_structured" for name in BASE_FEATURES),
+)
+"""Each base feature again for claims about record fields, which read differently from prose."""
 
 # High-risk audits treat a smaller unsupported remainder as a partial claim.
 _PARTIAL_COVERAGE = {"high": 0.97, "medium": 0.9, "low": 0.8}
@@ -73,17 +79,22 @@ def load_model() -> OfflineModel:
 
 
 def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
-    """Contradictions between the claim and the units it aligns to best."""
+    """Contradictions between the claim and the units it aligns to best.
+
+    Each check needs the unit to be about the same thing as the claim (it holds most of the
+    claim's words), and the difference to sit where it matters: the negated words, the noun a
+    quantifier applies to, the swapped word itself.
+    """
     conflicts: list[Conflict] = []
     keys = set(alignment.keys)
     claim_numbers = {k for k in keys if k[0] in "#@"}
+    claim_cues = alignment.cues
+    content = [k for k in alignment.keys if k[0] not in "#@"]
+    novel_names = {t.key for t in alignment.terms if t.capital} - index.vocabulary
     for unit in alignment.best[:2]:
-        shared = keys & unit.keys
-        content = [k for k in alignment.keys if k[0] not in "#@"]
         shared_words = [k for k in content if k in unit.keys]
-        # The unit must be about the same thing: most of the claim's words are in it.
-        on_topic = len(shared_words) >= 2 and len(shared_words) >= 0.5 * max(1, len(content))
-        if not on_topic:
+        share = len(shared_words) / max(1, len(content))
+        if len(shared_words) < 2 or share < 0.5:
             continue
         unit_numbers = set(unit.numbers)
         absent = claim_numbers - index.numbers
@@ -92,27 +103,31 @@ def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
             conflicts.append(
                 Conflict(kind, f"{_show(absent)} where the source has {_show(unit_numbers - keys)}", unit)
             )
-        if alignment.cues.negated != unit.cues.negated and len(shared) >= 0.6 * len(keys):
-            said = "denies" if alignment.cues.negated else "asserts"
-            conflicts.append(Conflict("negation", f"the claim {said} what the source states the other way", unit))
+        close = share >= 0.85
+        if not claim_cues.negated and unit.cues.negated_heads & keys:
+            denied = unit.cues.negated_keys & keys
+            if len(denied) >= min(2, len(unit.cues.negated_keys)) and close and (len(shared_words) >= 3 or unit.leaf):
+                conflicts.append(Conflict("negation", f"{_show(denied)} as true where the source negates it", unit))
+        elif claim_cues.negated and claim_cues.negated_heads & unit.keys and not (claim_cues.negated_heads & unit.cues.negated_keys):
+            asserted = claim_cues.negated_keys & unit.keys
+            if len(asserted) >= min(2, len(claim_cues.negated_keys)) and close and len(shared_words) >= 3:
+                conflicts.append(Conflict("negation", f"{_show(asserted)} as not so where the source states it", unit))
         for k in keys - unit.keys:
             opposite = ANTONYMS.get(k, frozenset()) & unit.keys
-            if opposite and not (ANTONYMS.get(k, frozenset()) & keys):
+            if opposite and not (ANTONYMS.get(k, frozenset()) & keys) and close:
                 conflicts.append(Conflict("antonym", f"'{k}' where the source says '{sorted(opposite)[0]}'", unit))
                 break
-        cq, uq = alignment.cues.quantifiers, unit.cues.quantifiers
-        if cq and uq and not (cq & uq):
-            conflicts.append(Conflict("quantifier", f"'{sorted(cq)[0]}' where the source says '{sorted(uq)[0]}'", unit))
-        elif cq and ({"all", "none"} & cq) and not uq and len(shared) >= 0.7 * len(keys):
-            conflicts.append(Conflict("quantifier", f"'{sorted(cq)[0]}' which the source does not state", unit))
-        if alignment.cues.certain and unit.cues.hedged and not unit.cues.certain:
+        unit_quantified = dict((noun, q) for q, noun in unit.cues.quantified)
+        for q, noun in claim_cues.quantified:
+            if noun in unit_quantified and unit_quantified[noun] != q:
+                conflicts.append(Conflict("quantifier", f"'{q}' {noun} where the source says '{unit_quantified[noun]}'", unit))
+                break
+        if claim_cues.certain and unit.cues.hedged and not unit.cues.certain and close:
             conflicts.append(Conflict("certainty", "a certain statement where the source only hedges", unit))
-        novel_names = {t.key for t in alignment.terms if t.capital} - index.vocabulary
-        if novel_names and len(shared_words) >= 0.7 * max(1, len(content) - len(novel_names)):
-            if unit.entities - keys:
-                conflicts.append(
-                    Conflict("name", f"{_show(novel_names)} where the source names {_show(unit.entities - keys)}", unit)
-                )
+        if novel_names and unit.entities - keys and len(shared_words) >= 0.85 * max(1, len(content) - len(novel_names)):
+            conflicts.append(
+                Conflict("name", f"{_show(novel_names)} where the source names {_show(unit.entities - keys)}", unit)
+            )
         if conflicts:
             break
     return conflicts
@@ -134,7 +149,7 @@ def features(alignment: Alignment, index: SourceIndex, conflicts: list[Conflict]
     names = {t.key for t in alignment.terms if t.capital}
     content = [t.key for t in alignment.terms if t.kind in ("word", "num", "time")]
     pairs = list(zip(content, content[1:], strict=False))
-    return {
+    base = {
         "miss_union": 1.0 - alignment.union_coverage,
         "miss_global": 1.0 - alignment.global_coverage,
         "miss_best": 1.0 - alignment.best_coverage,
@@ -146,6 +161,12 @@ def features(alignment: Alignment, index: SourceIndex, conflicts: list[Conflict]
         "log_length": math.log1p(len(keys)),
         "interpretive": float(alignment.claim.type == "interpretive"),
         "hard_conflict": float(bool(conflicts)),
+    }
+    structured = float(bool(alignment.best) and alignment.best[0].leaf)
+    return {
+        **base,
+        "structured": structured,
+        **{f"{name}_structured": value * structured for name, value in base.items()},
     }
 
 
