@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
+from ragaudit._text import question_keys
 from ragaudit.align import align, build_index
 from ragaudit.judges._offline import FEATURES, features, find_conflicts
 from ragaudit.models import Source
@@ -38,8 +39,9 @@ def claim_rows(path: Path) -> tuple[np.ndarray, np.ndarray, list[int], list[int]
         rid = len(response_labels)
         response_labels.append(int(row["label"] == "hallucinated"))
         index = build_index([Source(id=s["id"], text=s["text"]) for s in row["sources"]])
+        presupposed = question_keys(row.get("question"))
         for claim in segment(row["answer"]).claims:
-            a = align(claim, index)
+            a = align(claim, index, presupposed=presupposed)
             f = features(a, index, find_conflicts(a, index))
             xs.append([f[name] for name in FEATURES])
             overlap = any(min(claim.end, s["end"]) - max(claim.start, s["start"]) > 3 for s in row["spans"])

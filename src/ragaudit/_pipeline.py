@@ -9,6 +9,7 @@ from typing import Any
 
 from ragaudit import checks
 from ragaudit._hashing import request_hashes
+from ragaudit._text import question_keys
 from ragaudit.align import SourceIndex, align, build_index
 from ragaudit.errors import ConfigError
 from ragaudit.judges import Judge, JudgeContext, get_judge
@@ -88,7 +89,8 @@ class Auditor:
         claims = [c for c in seg.claims if wanted is None or c.type in wanted]
         t1 = time.perf_counter()
         index = self._index(request.sources)
-        alignments = [align(c, index) for c in claims]
+        presupposed = question_keys(request.question)
+        alignments = [align(c, index, presupposed=presupposed) for c in claims]
         t2 = time.perf_counter()
         context = JudgeContext(index=index, question=request.question, risk_level=self.options.risk_level)
         verdicts = self.judge.judge(alignments, context)

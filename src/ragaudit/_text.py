@@ -250,3 +250,8 @@ def _build_antonyms() -> dict[str, frozenset[str]]:
 
 ANTONYMS = _build_antonyms()
 """Stem → stems of words that state the opposite (a swapped one flips a claim)."""
+
+
+def question_keys(question: str | None) -> frozenset[str]:
+    """Content keys of a question (what an answer may restate without a source)."""
+    return frozenset(content_keys(analyze(question))) if question else frozenset()

@@ -18,7 +18,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-import blingfire
+from rapidfuzz import fuzz
+from rapidfuzz import process as rf_process
 
 from ragaudit._text import (
     CERTAINTY,
@@ -31,6 +32,7 @@ from ragaudit._text import (
     split_camel,
 )
 from ragaudit.models import Claim, Evidence, Source
+from ragaudit.segment import sentence_spans
 
 _FALSE_VALUES = frozenset({"false", "no", "none", "null", "0", "n/a"})
 _LONG_STRING = 160
@@ -97,6 +99,8 @@ class Unit:
     """Position among its source's units (neighbours are ``index ± 1``)."""
     leaf: bool = False
     """A single field of a structured record (claims often combine several)."""
+    text: str = ""
+    """The unit's own text (``source.text[start:end]``)."""
 
 
 @dataclass
@@ -109,6 +113,11 @@ class SourceIndex:
     vocabulary: set[str] = field(default_factory=set)
     bigrams: set[tuple[str, str]] = field(default_factory=set)
     numbers: set[str] = field(default_factory=set)
+
+    @cached_property
+    def word_vocabulary(self) -> list[str]:
+        """Word keys (no numbers or times), sorted, for fuzzy look-ups."""
+        return sorted(k for k in self.vocabulary if k[0] not in "#@" and len(k) >= 4)
 
     @cached_property
     def by_id(self) -> dict[str, Source]:
@@ -139,21 +148,13 @@ def _unit(source_id: str, text: str, start: int, end: int, index: int, context: 
         entities=frozenset(t.key for t in terms if t.capital),
         cues=cues,
         index=index,
+        text=body,
     )
-
-
-def _sentence_spans(text: str, base: int = 0) -> Iterator[tuple[int, int]]:
-    for line in re.finditer(r"[^\n]+", text):
-        if not line.group().strip():
-            continue
-        _, offsets = blingfire.text_to_sentences_and_offsets(line.group())
-        for s, e in offsets:
-            yield base + line.start() + s, base + line.start() + e
 
 
 def _prose_units(source: Source) -> list[Unit]:
     return [
-        _unit(source.id, source.text, s, e, i) for i, (s, e) in enumerate(_sentence_spans(source.text))
+        _unit(source.id, source.text, s, e, i) for i, (s, e) in enumerate(sentence_spans(source.text))
     ]
 
 
@@ -203,6 +204,9 @@ def _json_units(source: Source) -> list[Unit] | None:
     cursor = 0
     for path, leaf in _json_leaves(data):
         key_words = " ".join(split_camel(p) for p in path[-2:])
+        # "RestaurantsTakeOut" reads as "restaurants take out" and also "takeout".
+        parts = split_camel(path[-1]).split() if path else []
+        key_words += " " + " ".join(a + b for a, b in zip(parts, parts[1:], strict=False))
         if path:
             found = text.find(json.dumps(path[-1]), cursor)
             if found < 0:
@@ -227,7 +231,7 @@ def _json_units(source: Source) -> list[Unit] | None:
         negated = leaf is False or (isinstance(leaf, str) and leaf.strip().lower() in _FALSE_VALUES)
         if isinstance(leaf, str) and len(leaf) > _LONG_STRING:
             # A long text field (a review, a description): one unit per sentence inside the string.
-            for s, e in _sentence_spans(text[pos + 1 : value_end - 1], base=pos + 1):
+            for s, e in sentence_spans(text[pos + 1 : value_end - 1], base=pos + 1):
                 units.append(_unit(source.id, text, s, e, len(units), key_words))
             continue
         context = f"{key_words} {value_text}".strip()
@@ -236,7 +240,7 @@ def _json_units(source: Source) -> list[Unit] | None:
             # "OutdoorSeating": false states that the whole attribute does not hold.
             keys = unit.keys - {"fals", "null", "none"}
             cues = Cues(True, keys, keys, unit.cues.quantified, unit.cues.hedged, unit.cues.certain)
-            unit = Unit(unit.source_id, unit.start, unit.end, keys, unit.numbers, unit.entities, cues, unit.index)
+            unit = dataclasses.replace(unit, keys=keys, cues=cues)
         units.append(dataclasses.replace(unit, leaf=True))
     return units or None
 
@@ -302,10 +306,28 @@ def _coverage(keys: set[str] | frozenset[str], claim_keys: list[str], weights: d
     return sum(weights[k] for k in claim_keys if k in keys) / total
 
 
-def align(claim: Claim, index: SourceIndex, *, max_units: int = 3) -> Alignment:
-    """Find the units of ``index`` that best support ``claim`` (twice as many for record fields)."""
+def _spelling_variant(key: str, index: SourceIndex) -> str:
+    """A source key that is a spelling variant of ``key`` (ambiance/ambience, wifi/wi-fi), else ``key``."""
+    if key in index.vocabulary or len(key) < 5 or key[0] in "#@":
+        return key
+    match = rf_process.extractOne(key, index.word_vocabulary, scorer=fuzz.ratio, score_cutoff=84)
+    return str(match[0]) if match else key
+
+
+def align(
+    claim: Claim, index: SourceIndex, *, max_units: int = 3, presupposed: frozenset[str] = frozenset()
+) -> Alignment:
+    """Find the units of ``index`` that best support ``claim`` (twice as many for record fields).
+
+    ``presupposed`` keys (the question's words) are not counted against the claim when no
+    source has them: restating the question adds no new fact.
+    """
     terms = analyze(claim.text)
-    keys = list(dict.fromkeys(content_keys(terms)))
+    terms = [
+        t if t.kind != "word" else Term(_spelling_variant(t.key, index), t.kind, t.start, t.end, t.capital)
+        for t in terms
+    ]
+    keys = [k for k in dict.fromkeys(content_keys(terms)) if k in index.vocabulary or k not in presupposed]
     weights = {k: index.weight(k) for k in keys}
     cues = Cues.of(terms, claim.text)
     candidate_hits: dict[int, float] = defaultdict(float)

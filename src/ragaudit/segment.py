@@ -187,24 +187,26 @@ def classify_claim(text: str) -> ClaimType:
     return "factual"
 
 
-def _sentences(answer: str) -> list[tuple[int, int]]:
-    """Sentence spans: lines are hard boundaries, blingfire splits within a line."""
+_ABBREVIATION_PIECE_RE = re.compile(r"\s*(?:\d{1,3}[.)]|[a-zA-Z][.)]|[A-Z][a-z]{0,3}\.)\s*")
+
+
+def sentence_spans(text: str, base: int = 0) -> list[tuple[int, int]]:
+    """Sentence spans of ``text`` (offset by ``base``): lines are hard boundaries, blingfire
+    splits within a line, and a dangling list number or abbreviation ("1.", "Dr.") joins the
+    sentence after it.
+    """
     spans: list[tuple[int, int]] = []
-    for line in re.finditer(r"[^\n]+", answer):
-        text = line.group()
-        if not text.strip():
+    for line in re.finditer(r"[^\n]+", text):
+        if not line.group().strip():
             continue
-        base = line.start()
-        _, offsets = blingfire.text_to_sentences_and_offsets(text)
-        pieces = [(base + s, base + e) for s, e in offsets]
+        _, offsets = blingfire.text_to_sentences_and_offsets(line.group())
         merged: list[tuple[int, int]] = []
-        for s, e in pieces:
-            # A dangling list number ("1.") or a tiny fragment belongs to the next sentence.
-            if merged and re.fullmatch(r"\s*(?:\d{1,3}[.)]|[a-zA-Z][.)])\s*", answer[merged[-1][0] : merged[-1][1]]):
+        for s, e in offsets:
+            if merged and _ABBREVIATION_PIECE_RE.fullmatch(line.group()[merged[-1][0] : merged[-1][1]]):
                 merged[-1] = (merged[-1][0], e)
             else:
                 merged.append((s, e))
-        spans.extend(merged)
+        spans.extend((base + line.start() + s, base + line.start() + e) for s, e in merged)
     return spans
 
 
@@ -273,7 +275,7 @@ def segment(answer: str) -> Segmentation:
     ['Paris is the capital of France', 'It has 2 million people.']
     """
     result = Segmentation(markers=find_citations(answer))
-    for sent_start, sent_end in _sentences(answer):
+    for sent_start, sent_end in sentence_spans(answer):
         start, end = _trim(answer, sent_start, sent_end)
         if start >= end:
             continue

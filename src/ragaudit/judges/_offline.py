@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from ragaudit._text import ANTONYMS
+from ragaudit._text import ANTONYMS, LIGHT_WORDS, Term, analyze, stem
 from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.judges import JudgeContext, register_judge
 from ragaudit.models import Verdict
@@ -96,6 +97,12 @@ def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
         share = len(shared_words) / max(1, len(content))
         if len(shared_words) < 2 or share < 0.5:
             continue
+
+        def close(differing: set[str] | frozenset[str], shared_words: list[str] = shared_words) -> bool:
+            # Apart from the words that differ, the claim says what the unit says.
+            rest = [k for k in content if k not in differing]
+            return len(shared_words) >= 0.85 * max(1, len(rest))
+
         unit_numbers = set(unit.numbers)
         absent = claim_numbers - index.numbers
         if absent and unit_numbers - keys:
@@ -103,18 +110,20 @@ def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
             conflicts.append(
                 Conflict(kind, f"{_show(absent)} where the source has {_show(unit_numbers - keys)}", unit)
             )
-        close = share >= 0.85
+        unit_change = _unit_change(alignment, unit)
+        if unit_change:
+            conflicts.append(Conflict("unit", unit_change, unit))
         if not claim_cues.negated and unit.cues.negated_heads & keys:
             denied = unit.cues.negated_keys & keys
-            if len(denied) >= min(2, len(unit.cues.negated_keys)) and close and (len(shared_words) >= 3 or unit.leaf):
+            if len(denied) >= min(2, len(unit.cues.negated_keys)) and close(set()) and (len(shared_words) >= 3 or unit.leaf):
                 conflicts.append(Conflict("negation", f"{_show(denied)} as true where the source negates it", unit))
         elif claim_cues.negated and claim_cues.negated_heads & unit.keys and not (claim_cues.negated_heads & unit.cues.negated_keys):
             asserted = claim_cues.negated_keys & unit.keys
-            if len(asserted) >= min(2, len(claim_cues.negated_keys)) and close and len(shared_words) >= 3:
+            if len(asserted) >= min(2, len(claim_cues.negated_keys)) and close(set()) and len(shared_words) >= 3:
                 conflicts.append(Conflict("negation", f"{_show(asserted)} as not so where the source states it", unit))
         for k in keys - unit.keys:
             opposite = ANTONYMS.get(k, frozenset()) & unit.keys
-            if opposite and not (ANTONYMS.get(k, frozenset()) & keys) and close:
+            if opposite and not (ANTONYMS.get(k, frozenset()) & keys) and close({k}):
                 conflicts.append(Conflict("antonym", f"'{k}' where the source says '{sorted(opposite)[0]}'", unit))
                 break
         unit_quantified = dict((noun, q) for q, noun in unit.cues.quantified)
@@ -122,15 +131,75 @@ def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
             if noun in unit_quantified and unit_quantified[noun] != q:
                 conflicts.append(Conflict("quantifier", f"'{q}' {noun} where the source says '{unit_quantified[noun]}'", unit))
                 break
-        if claim_cues.certain and unit.cues.hedged and not unit.cues.certain and close:
+        if claim_cues.certain and unit.cues.hedged and not unit.cues.certain and close(set()):
             conflicts.append(Conflict("certainty", "a certain statement where the source only hedges", unit))
-        if novel_names and unit.entities - keys and len(shared_words) >= 0.85 * max(1, len(content) - len(novel_names)):
+        other_names = unit.entities - keys
+        if novel_names and other_names and close(novel_names):
             conflicts.append(
-                Conflict("name", f"{_show(novel_names)} where the source names {_show(unit.entities - keys)}", unit)
+                Conflict("name", f"{_show(novel_names)} where the source names {_show(other_names)}", unit)
             )
         if conflicts:
             break
     return conflicts
+
+
+_MEASURES = frozenset(
+    stem(w)
+    for w in """km kilometer kilometers kilometre mile miles meter meters metre m cm mm inch inches foot
+    feet ft yard yards kg kilogram kilograms gram grams g mg pound pounds lb lbs ounce ounces oz ton
+    tons tonne liter liters litre ml gallon gallons percent dollar dollars usd euro euros pound
+    yen second seconds minute minutes hour hours day days week weeks month months year years decade
+    decades century mph kph celsius fahrenheit degree degrees acre acres hectare hectares""".split()
+)
+
+
+def _measure_after(terms: list[Term], number: str) -> str | None:
+    for i, t in enumerate(terms):
+        if t.key == number:
+            following = [u for u in terms[i + 1 : i + 3] if u.kind == "word"]
+            if following and following[0].key in _MEASURES:
+                return following[0].key
+    return None
+
+
+def _unit_change(alignment: Alignment, unit: Unit) -> str | None:
+    """The same number with a different unit of measure ("3 km" → "3 miles")."""
+    claim_terms = alignment.terms
+    unit_terms = list(analyze(unit.text)) if unit.text else []
+    for t in claim_terms:
+        if t.kind != "num" or t.key not in unit.numbers:
+            continue
+        mine, theirs = _measure_after(claim_terms, t.key), _measure_after(unit_terms, t.key)
+        if mine and theirs and mine != theirs:
+            return f"{t.key[1:]} {mine} where the source has {t.key[1:]} {theirs}"
+    return None
+
+
+_PART_SPLIT_RE = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|with|including|plus|as well as|which|who)\s+")
+
+
+def added_detail(alignment: Alignment, index: SourceIndex, *, strict: bool = False) -> str | None:
+    """A part of an otherwise supported claim that no source mentions at all ("… and was funded by the NIH").
+
+    Only specific details count (a name or a number), since novel plain words are usually
+    paraphrase; with ``strict`` (high risk) any part made only of novel words counts.
+    """
+    parts = [p for p in _PART_SPLIT_RE.split(alignment.claim.text) if p and p.strip()]
+    if len(parts) < 2:
+        return None
+    for part in parts:
+        terms = [t for t in analyze(part) if t.kind in ("word", "num", "time") and t.key not in LIGHT_WORDS]
+        if not terms or any(t.key in index.vocabulary for t in terms):
+            continue
+        specific = strict or any(t.kind != "word" or t.capital for t in terms)
+        rest = [k for k in alignment.keys if k not in {t.key for t in terms}]
+        covered = set().union(*(u.keys for u in alignment.best)) if alignment.best else set()
+        rest_share = sum(alignment.weights.get(k, 0.0) for k in rest if k in covered) / max(
+            1e-9, sum(alignment.weights.get(k, 0.0) for k in rest)
+        )
+        if specific and rest and rest_share >= 0.8:
+            return part.strip()
+    return None
 
 
 def _is_year(key: str) -> bool:
@@ -201,6 +270,14 @@ class OfflineJudge:
             )
         if not alignment.keys:
             return Verdict(status="supported", confidence=0.5, explanation="Nothing checkable in this claim.")
+        extra = added_detail(alignment, index, strict=context.risk_level == "high")
+        if extra is not None:
+            return Verdict(
+                status="partially_supported",
+                confidence=round(max(0.55, p_bad), 3),
+                explanation=f"The evidence states {found}, but no source mentions '{extra}'.",
+                evidence=alignment.evidence(index),
+            )
         if p_bad < model.threshold:
             confidence = 1.0 - p_bad / (2 * model.threshold)
             return Verdict(
