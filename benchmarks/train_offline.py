@@ -20,7 +20,7 @@ from sklearn.linear_model import LogisticRegression
 
 from ragaudit._text import question_keys
 from ragaudit.align import align, build_index
-from ragaudit.judges._offline import FEATURES, features, find_conflicts
+from ragaudit.judges._offline import FEATURES, added_detail, features, find_conflicts
 from ragaudit.models import Source
 from ragaudit.segment import segment
 
@@ -29,9 +29,9 @@ DEFAULT_DATA = ROOT.parent / "shared" / "benchmarks" / "ragtruth" / "test.jsonl"
 OUT = ROOT / "src" / "ragaudit" / "judges" / "offline_model.json"
 
 
-def claim_rows(path: Path) -> tuple[np.ndarray, np.ndarray, list[int], list[int]]:
-    """Features and labels of every claim in the dev half; response ids and labels."""
-    xs, ys, groups, response_labels = [], [], [], []
+def claim_rows(path: Path) -> tuple[np.ndarray, np.ndarray, list[int], list[int], np.ndarray]:
+    """Features and labels of every claim in the dev half; response ids and labels; rule flags."""
+    xs, ys, groups, response_labels, forced = [], [], [], [], []
     for line in path.open():
         row = json.loads(line)
         if row["meta"].get("hash_half") != "dev":
@@ -42,12 +42,15 @@ def claim_rows(path: Path) -> tuple[np.ndarray, np.ndarray, list[int], list[int]
         presupposed = question_keys(row.get("question"))
         for claim in segment(row["answer"]).claims:
             a = align(claim, index, presupposed=presupposed)
-            f = features(a, index, find_conflicts(a, index))
+            conflicts = find_conflicts(a, index)
+            f = features(a, index, conflicts)
             xs.append([f[name] for name in FEATURES])
+            # Claims the rules flag whatever the model says (as the judge does at medium risk).
+            forced.append(bool(conflicts) or added_detail(a, index) is not None)
             overlap = any(min(claim.end, s["end"]) - max(claim.start, s["start"]) > 3 for s in row["spans"])
             ys.append(int(overlap))
             groups.append(rid)
-    return np.array(xs), np.array(ys), groups, response_labels
+    return np.array(xs), np.array(ys), groups, response_labels, np.array(forced)
 
 
 def response_scores(p: np.ndarray, groups: list[int], n: int) -> np.ndarray:
@@ -72,15 +75,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     args = parser.parse_args()
-    x, y, groups, labels = claim_rows(args.data)
+    x, y, groups, labels, forced = claim_rows(args.data)
     model = LogisticRegression(C=1.0, class_weight="balanced", max_iter=2000)
     model.fit(x, y)
     p = model.predict_proba(x)[:, 1]
-    conflict = x[:, FEATURES.index("hard_conflict")] > 0
     y_resp = np.array(labels)
     best = (0.0, 0.5, 0.0, 0.0)
     for threshold in np.arange(0.30, 0.96, 0.005):
-        flagged = (p >= threshold) | conflict
+        flagged = (p >= threshold) | forced
         pred = (response_scores(flagged.astype(float), groups, len(labels)) > 0).astype(int)
         f1, ba = f1_and_ba(y_resp, pred)
         if (f1 + ba) / 2 > best[0]:
@@ -94,7 +96,7 @@ def main() -> None:
                 "intercept": round(float(model.intercept_[0]), 6),
                 "threshold": round(threshold, 4),
                 "trained_on": "RAGTruth test.jsonl, meta.hash_half == 'dev' only",
-                "dev_claims": int(len(y)),
+                "dev_claims": len(y),
                 "dev_response_f1": round(f1, 4),
                 "dev_response_balanced_accuracy": round(ba, 4),
             },
@@ -103,8 +105,6 @@ def main() -> None:
         + "\n"
     )
     print(f"claims={len(y)} positives={int(y.sum())} threshold={threshold:.3f} dev F1={f1:.3f} BA={ba:.3f}")
-    for name, c in zip(FEATURES, model.coef_[0], strict=True):
-        print(f"  {name:16s} {c:+.3f}")
 
 
 if __name__ == "__main__":

@@ -150,7 +150,7 @@ def audit(
     judge: str | Judge = "offline",
     risk_level: RiskLevel = "medium",
     claim_types: Sequence[ClaimType] | None = None,
-    id: str | None = None,  # noqa: A002 - mirrors the report's field
+    id: str | None = None,
 ) -> Report:
     """Audit one answer against its sources and return the canonical report.
 

@@ -15,21 +15,12 @@ import snowballstemmer
 _STEMMER = snowballstemmer.stemmer("english")
 
 STOPWORDS = frozenset(
-    """a an the and or but if then else of to in on at by for with from as into onto about over
-    under between through during before after above below up down out off than so such too very
-    is are was were be been being am do does did doing have has had having can could would should
-    shall will may might must it its it's this that these those there here their them they he she
-    his her him we our us you your i me my mine which who whom whose what when where why how
-    also just only even still yet both each either neither own same other another any all some
-    most more many much few several no not nor none never without
-    one's s t d ll re ve m o y""".split()
+    ["a", "an", "the", "and", "or", "but", "if", "then", "else", "of", "to", "in", "on", "at", "by", "for", "with", "from", "as", "into", "onto", "about", "over", "under", "between", "through", "during", "before", "after", "above", "below", "up", "down", "out", "off", "than", "so", "such", "too", "very", "is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "doing", "have", "has", "had", "having", "can", "could", "would", "should", "shall", "will", "may", "might", "must", "it", "its", "it's", "this", "that", "these", "those", "there", "here", "their", "them", "they", "he", "she", "his", "her", "him", "we", "our", "us", "you", "your", "i", "me", "my", "mine", "which", "who", "whom", "whose", "what", "when", "where", "why", "how", "also", "just", "only", "even", "still", "yet", "both", "each", "either", "neither", "own", "same", "other", "another", "any", "all", "some", "most", "more", "many", "much", "few", "several", "no", "not", "nor", "none", "never", "without", "one's", "s", "t", "d", "ll", "re", "ve", "m", "o", "y"]
 )
 """Function words: they carry no checkable content on their own."""
 
 NEGATIONS = frozenset(
-    "not no never none nor without cannot can't don't doesn't didn't isn't aren't wasn't weren't "
-    "won't wouldn't shouldn't couldn't hasn't haven't hadn't neither nobody nothing lacks lack "
-    "unavailable".split()
+    ["not", "no", "never", "none", "nor", "without", "cannot", "can't", "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "weren't", "won't", "wouldn't", "shouldn't", "couldn't", "hasn't", "haven't", "hadn't", "neither", "nobody", "nothing", "lacks", "lack", "unavailable"]
 )
 
 QUANTIFIERS: dict[str, str] = {
@@ -41,13 +32,10 @@ QUANTIFIERS: dict[str, str] = {
 """Quantifier word → its strength class; a changed class changes the claim."""
 
 HEDGES = frozenset(
-    "may might could possibly perhaps likely unlikely suggest suggests suggested suggesting "
-    "associated linked correlated correlation appear appears appeared seem seems seemed "
-    "potential potentially probable probably can".split()
+    ["may", "might", "could", "possibly", "perhaps", "likely", "unlikely", "suggest", "suggests", "suggested", "suggesting", "associated", "linked", "correlated", "correlation", "appear", "appears", "appeared", "seem", "seems", "seemed", "potential", "potentially", "probable", "probably", "can"]
 )
 CERTAINTY = frozenset(
-    "will cause causes caused causing prove proves proved proven definitely certainly always "
-    "must guarantee guarantees guaranteed leads determines".split()
+    ["will", "cause", "causes", "caused", "causing", "prove", "proves", "proved", "proven", "definitely", "certainly", "always", "must", "guarantee", "guarantees", "guaranteed", "leads", "determines"]
 )
 
 _NUMBER_WORDS = {
@@ -62,7 +50,7 @@ _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "k
 _MONTHS = {
     m: i + 1
     for i, m in enumerate(
-        "january february march april may june july august september october november december".split()
+        ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
     )
 }
 _MONTHS.update({k[:3]: v for k, v in list(_MONTHS.items())})
@@ -111,15 +99,7 @@ def _time_key(hour: int, minute: int, suffix: str) -> str:
 
 _IRREGULAR = dict(
     pair.split(":")
-    for pair in """rose:rise risen:rise fell:fall fallen:fall won:win lost:lose grew:grow grown:grow
-    began:begin begun:begin sold:sell bought:buy paid:pay made:make said:say took:take taken:take
-    gave:give given:give went:go gone:go came:come found:find left:leave held:hold led:lead
-    built:build spent:spend ran:run told:tell knew:know known:know thought:think brought:bring
-    kept:keep met:meet wrote:write written:write chose:choose chosen:choose broke:break
-    broken:break fought:fight caught:catch taught:teach became:become drove:drive driven:drive
-    ate:eat eaten:eat saw:see seen:see shown:show struck:strike shot:shoot sent:send felt:feel
-    heard:hear meant:mean stood:stand understood:understand won't:will children:child men:man
-    women:woman people:person""".split()
+    for pair in ["rose:rise", "risen:rise", "fell:fall", "fallen:fall", "won:win", "lost:lose", "grew:grow", "grown:grow", "began:begin", "begun:begin", "sold:sell", "bought:buy", "paid:pay", "made:make", "said:say", "took:take", "taken:take", "gave:give", "given:give", "went:go", "gone:go", "came:come", "found:find", "left:leave", "held:hold", "led:lead", "built:build", "spent:spend", "ran:run", "told:tell", "knew:know", "known:know", "thought:think", "brought:bring", "kept:keep", "met:meet", "wrote:write", "written:write", "chose:choose", "chosen:choose", "broke:break", "broken:break", "fought:fight", "caught:catch", "taught:teach", "became:become", "drove:drive", "driven:drive", "ate:eat", "eaten:eat", "saw:see", "seen:see", "shown:show", "struck:strike", "shot:shoot", "sent:send", "felt:feel", "heard:hear", "meant:mean", "stood:stand", "understood:understand", "won't:will", "children:child", "men:man", "women:woman", "people:person"]
 )
 
 
@@ -132,16 +112,7 @@ def stem(word: str) -> str:
 
 LIGHT_WORDS = frozenset(
     stem(w)
-    for w in """however additionally furthermore moreover also overall locate located offer offers
-    provide provides include includes including various variety specific known well describe
-    described note noted mention mentioned report reported feature features available option
-    options make makes making use uses using provide experience experiences customer customers
-    visitor visitors patron patrons guest guests review reviews reviewer reviewers rating ratings
-    business establishment place spot venue area type types kind kinds number range several
-    certain particular particularly especially generally typically usually really quite
-    overall highlight highlights highlighted express expressed appreciate appreciated praise
-    praised enjoy enjoyed find found consider considered state stated say said according
-    information detail details based provided passage passages source sources text article""".split()
+    for w in ["however", "additionally", "furthermore", "moreover", "also", "overall", "locate", "located", "offer", "offers", "provide", "provides", "include", "includes", "including", "various", "variety", "specific", "known", "well", "describe", "described", "note", "noted", "mention", "mentioned", "report", "reported", "feature", "features", "available", "option", "options", "make", "makes", "making", "use", "uses", "using", "provide", "experience", "experiences", "customer", "customers", "visitor", "visitors", "patron", "patrons", "guest", "guests", "review", "reviews", "reviewer", "reviewers", "rating", "ratings", "business", "establishment", "place", "spot", "venue", "area", "type", "types", "kind", "kinds", "number", "range", "several", "certain", "particular", "particularly", "especially", "generally", "typically", "usually", "really", "quite", "overall", "highlight", "highlights", "highlighted", "express", "expressed", "appreciate", "appreciated", "praise", "praised", "enjoy", "enjoyed", "find", "found", "consider", "considered", "state", "stated", "say", "said", "according", "information", "detail", "details", "based", "provided", "passage", "passages", "source", "sources", "text", "article"]
 )
 """Generic words: they count, but little, towards a claim's coverage."""
 
@@ -149,8 +120,8 @@ LIGHT_WORDS = frozenset(
 def analyze(text: str) -> list[Term]:
     """Tokenise ``text`` into normalised terms with offsets.
 
-    >>> [t.key for t in analyze("Revenue rose 5% to $1,000 at 5 PM.")]
-    ['revenu', 'rose', '#5', 'percent', '#1000', '@17:00']
+    >>> [t.key for t in analyze("Revenue rose 5% to $1,000 at 5 PM.") if t.kind != "stop"]
+    ['revenu', 'rise', '#5', 'percent', '#1000', '@17:00']
     """
     return list(_analyze_cached(text))
 
@@ -225,16 +196,7 @@ def split_camel(name: str) -> str:
     return spaced.lower()
 
 
-_ANTONYM_PAIRS = """increase decrease|increase reduce|increase fall|increase drop|rise fall|rise drop|rise decline
-gain loss|gain lose|higher lower|more less|more fewer|larger smaller|bigger smaller|up down|before after
-above below|over under|win lose|won lost|approve reject|accept reject|allow ban|allow prohibit|open close
-open closed|start end|begin end|first last|early late|earlier later|maximum minimum|most least|best worst
-positive negative|success failure|succeed fail|true false|include exclude|legal illegal|safe unsafe
-available unavailable|public private|major minor|north south|east west|buy sell|import export
-expensive cheap|high low|strong weak|fast slow|young old|new old|male female|husband wife|son daughter
-father mother|brother sister|morning evening|inside outside|outdoor indoor|hot cold|wet dry|full empty
-support oppose|agree disagree|confirm deny|acquit convict|alive dead|friendly rude|clean dirty
-quiet noisy|quiet loud|cheap pricey|affordable expensive|long short|wide narrow|rare common|guilty innocent""".split("|")
+_ANTONYM_PAIRS = ["increase decrease", "increase reduce", "increase fall", "increase drop", "rise fall", "rise drop", "rise decline\ngain loss", "gain lose", "higher lower", "more less", "more fewer", "larger smaller", "bigger smaller", "up down", "before after\nabove below", "over under", "win lose", "won lost", "approve reject", "accept reject", "allow ban", "allow prohibit", "open close\nopen closed", "start end", "begin end", "first last", "early late", "earlier later", "maximum minimum", "most least", "best worst\npositive negative", "success failure", "succeed fail", "true false", "include exclude", "legal illegal", "safe unsafe\navailable unavailable", "public private", "major minor", "north south", "east west", "buy sell", "import export\nexpensive cheap", "high low", "strong weak", "fast slow", "young old", "new old", "male female", "husband wife", "son daughter\nfather mother", "brother sister", "morning evening", "inside outside", "outdoor indoor", "hot cold", "wet dry", "full empty\nsupport oppose", "agree disagree", "confirm deny", "acquit convict", "alive dead", "friendly rude", "clean dirty\nquiet noisy", "quiet loud", "cheap pricey", "affordable expensive", "long short", "wide narrow", "rare common", "guilty innocent"]
 
 
 def _build_antonyms() -> dict[str, frozenset[str]]:

@@ -239,7 +239,8 @@ def _json_units(source: Source) -> list[Unit] | None:
         if negated:
             # "OutdoorSeating": false states that the whole attribute does not hold.
             keys = unit.keys - {"fals", "null", "none"}
-            cues = Cues(True, keys, keys, unit.cues.quantified, unit.cues.hedged, unit.cues.certain)
+            attribute = frozenset(content_keys(analyze(split_camel(path[-1])))) if path else frozenset()
+            cues = Cues(True, keys, attribute, unit.cues.quantified, unit.cues.hedged, unit.cues.certain)
             unit = dataclasses.replace(unit, keys=keys, cues=cues)
         units.append(dataclasses.replace(unit, leaf=True))
     return units or None

@@ -92,6 +92,12 @@ def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
     claim_cues = alignment.cues
     content = [k for k in alignment.keys if k[0] not in "#@"]
     novel_names = {t.key for t in alignment.terms if t.capital} - index.vocabulary
+    if not claim_cues.negated:
+        for unit in alignment.best:
+            # A record field set to false ("OutdoorSeating": false) that the claim asserts.
+            if unit.leaf and unit.cues.negated and unit.cues.negated_heads and unit.cues.negated_heads <= keys:
+                shown = _show(unit.cues.negated_heads)
+                return [Conflict("negation", f"{shown} as true where the record sets it to false", unit)]
     for unit in alignment.best[:2]:
         shared_words = [k for k in content if k in unit.keys]
         share = len(shared_words) / max(1, len(content))
@@ -122,7 +128,8 @@ def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
             if len(asserted) >= min(2, len(claim_cues.negated_keys)) and close(set()) and len(shared_words) >= 3:
                 conflicts.append(Conflict("negation", f"{_show(asserted)} as not so where the source states it", unit))
         for k in keys - unit.keys:
-            opposite = ANTONYMS.get(k, frozenset()) & unit.keys
+            # "closed" against "not open" agrees: only an un-negated opposite contradicts.
+            opposite = (ANTONYMS.get(k, frozenset()) & unit.keys) - unit.cues.negated_keys
             if opposite and not (ANTONYMS.get(k, frozenset()) & keys) and close({k}):
                 conflicts.append(Conflict("antonym", f"'{k}' where the source says '{sorted(opposite)[0]}'", unit))
                 break
@@ -145,11 +152,7 @@ def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
 
 _MEASURES = frozenset(
     stem(w)
-    for w in """km kilometer kilometers kilometre mile miles meter meters metre m cm mm inch inches foot
-    feet ft yard yards kg kilogram kilograms gram grams g mg pound pounds lb lbs ounce ounces oz ton
-    tons tonne liter liters litre ml gallon gallons percent dollar dollars usd euro euros pound
-    yen second seconds minute minutes hour hours day days week weeks month months year years decade
-    decades century mph kph celsius fahrenheit degree degrees acre acres hectare hectares""".split()
+    for w in ["km", "kilometer", "kilometers", "kilometre", "mile", "miles", "meter", "meters", "metre", "m", "cm", "mm", "inch", "inches", "foot", "feet", "ft", "yard", "yards", "kg", "kilogram", "kilograms", "gram", "grams", "g", "mg", "pound", "pounds", "lb", "lbs", "ounce", "ounces", "oz", "ton", "tons", "tonne", "liter", "liters", "litre", "ml", "gallon", "gallons", "percent", "dollar", "dollars", "usd", "euro", "euros", "pound", "yen", "second", "seconds", "minute", "minutes", "hour", "hours", "day", "days", "week", "weeks", "month", "months", "year", "years", "decade", "decades", "century", "mph", "kph", "celsius", "fahrenheit", "degree", "degrees", "acre", "acres", "hectare", "hectares"]
 )
 
 
@@ -175,7 +178,7 @@ def _unit_change(alignment: Alignment, unit: Unit) -> str | None:
     return None
 
 
-_PART_SPLIT_RE = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|with|including|plus|as well as|which|who)\s+")
+_PART_SPLIT_RE = re.compile(r",\s+(?:and\s+|or\s+)?|\s+(?:and|with|including|plus|as well as|which|who)\s+")
 
 
 def added_detail(alignment: Alignment, index: SourceIndex, *, strict: bool = False) -> str | None:
@@ -289,7 +292,7 @@ class OfflineJudge:
         confidence = 0.5 + 0.5 * (p_bad - model.threshold) / (1.0 - model.threshold)
         missing = _show_missing(alignment)
         partial_at = _PARTIAL_COVERAGE.get(context.risk_level, 0.9)
-        if alignment.union_coverage >= 0.5 and alignment.union_coverage < partial_at or (
+        if (alignment.union_coverage >= 0.5 and alignment.union_coverage < partial_at) or (
             alignment.union_coverage >= partial_at and alignment.missing
         ):
             return Verdict(

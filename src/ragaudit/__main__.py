@@ -1,0 +1,5 @@
+"""``python -m ragaudit``."""
+
+from ragaudit._cli.main import main
+
+main()

@@ -1,0 +1,37 @@
+"""Shared fixtures: small hand-written requests and the shared benchmark files when present."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARKS = ROOT.parent / "shared" / "benchmarks"
+EXAMPLES = ROOT / "examples"
+
+
+@pytest.fixture(autouse=True)
+def clean_environ(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No RAGAUDIT_* setting of the developer's shell leaks into a test."""
+    import os
+
+    for name in list(os.environ):
+        if name.startswith("RAGAUDIT_"):
+            monkeypatch.delenv(name)
+
+
+def benchmark_rows(name: str, split: str, limit: int) -> list[dict[str, Any]]:
+    """The first ``limit`` rows of a shared benchmark file, or skip when it is absent."""
+    path = BENCHMARKS / name / f"{split}.jsonl"
+    if not path.exists():
+        pytest.skip(f"{path} not present")
+    rows = []
+    with path.open() as fh:
+        for line in fh:
+            rows.append(json.loads(line))
+            if len(rows) >= limit:
+                break
+    return rows

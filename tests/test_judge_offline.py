@@ -1,0 +1,103 @@
+"""The offline judge against each error type it must catch, on small hand-written cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragaudit import audit
+
+SOURCE = (
+    "The trial enrolled 120 patients in 2019. All patients received the drug for 6 weeks. "
+    "Aspirin may reduce the risk of stroke. Dr. Maria Lopez led the study at Boston General Hospital. "
+    "The company's revenue increased by 5% to $2.3 million. The bridge is 3 km long. "
+    "The museum is not open on Mondays."
+)
+
+
+def status(answer: str, **options: str) -> str:
+    (claim,) = audit(answer, [SOURCE], **options).claims  # type: ignore[arg-type]
+    return claim.status
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The trial enrolled 120 patients in 2019.",
+        "In 2019, the study recruited 120 patients.",
+        "The company's revenue increased by five percent to $2,300,000.",
+        "The museum is closed on Mondays.",
+    ],
+)
+def test_supported_including_paraphrase_and_number_formats(answer: str) -> None:
+    assert status(answer) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("answer", "error"),
+    [
+        ("The trial enrolled 150 patients in 2019.", "number"),
+        ("The trial enrolled 120 patients in 2017.", "date"),
+        ("The bridge is 3 miles long.", "unit"),
+        ("Dr. John Smith led the study at Boston General Hospital.", "name"),
+        ("The museum is open on Mondays.", "negation"),
+        ("Aspirin does not reduce the risk of stroke.", "negation"),
+        ("Some patients received the drug for 6 weeks.", "quantifier"),
+        ("Aspirin will reduce the risk of stroke.", "certainty"),
+        ("The company's revenue decreased by 5% to $2.3 million.", "antonym"),
+    ],
+)
+def test_contradictions_are_caught_and_named(answer: str, error: str) -> None:
+    report = audit(answer, [SOURCE])
+    (claim,) = report.claims
+    assert claim.status == "contradicted", claim.explanation
+    assert f"({error})" in claim.explanation
+    assert claim.evidence and all(e.relation == "contradicts" for e in claim.evidence)
+
+
+def test_added_detail_makes_a_claim_partial() -> None:
+    assert status("The trial enrolled 120 patients in 2019 and was funded by the NIH.") == "partially_supported"
+
+
+def test_high_risk_treats_any_novel_qualifier_as_partial() -> None:
+    answer = "The bridge is 3 km long and painted bright red."
+    assert status(answer, risk_level="high") == "partially_supported"
+
+
+def test_unsupported_when_no_source_says_it() -> None:
+    report = audit("The drug was approved by the FDA in 2021.", [SOURCE])
+    (claim,) = report.claims
+    assert claim.status == "unsupported"
+    assert claim.evidence == []
+    assert "FDA" in claim.explanation
+
+
+def test_confidence_and_explanation_are_always_present() -> None:
+    report = audit("The trial enrolled 120 patients in 2019. The drug was approved in 2021.", [SOURCE])
+    for claim in report.claims:
+        assert 0.0 <= claim.confidence <= 1.0
+        assert claim.explanation.endswith(".")
+
+
+def test_json_record_sources_read_false_attributes_as_negation() -> None:
+    record = '{"name": "Finch & Fork", "attributes": {"OutdoorSeating": false, "WiFi": "free", "RestaurantsTakeOut": true}}'
+    report = audit("Finch & Fork offers outdoor seating. It has free WiFi and takeout.", [record])
+    assert [c.status for c in report.claims] == ["contradicted", "supported"]
+    quote = report.claims[0].evidence[0].quote
+    assert "OutdoorSeating" in quote
+
+
+def test_table_sources_are_read_by_row() -> None:
+    table = "| city | population |\n|---|---|\n| Lyon | 513,000 |\n| Nice | 342,000 |"
+    report = audit("Lyon has a population of 513000.", [table])
+    assert report.claims[0].status == "supported"
+    assert report.claims[0].evidence[0].quote == "| Lyon | 513,000 |"
+
+
+def test_multi_source_claim_cites_evidence_from_both() -> None:
+    report = audit(
+        "The plant opened in 2012 and employs 500 people.",
+        [{"id": "a", "text": "The plant opened in 2012."}, {"id": "b", "text": "The plant employs 500 people."}],
+    )
+    (claim,) = report.claims
+    assert claim.status == "supported"
+    assert {e.source_id for e in claim.evidence} == {"a", "b"}

@@ -1,0 +1,94 @@
+"""Claims: sentence and clause splitting, offsets, citations, types, non-claims."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragaudit.segment import classify_claim, find_citations, segment
+
+
+def texts(answer: str) -> list[str]:
+    return [c.text for c in segment(answer).claims]
+
+
+def test_offsets_are_exact_and_end_exclusive() -> None:
+    answer = "Dr. Smith earned $3.5 million in 2019. He said the U.S. market grew 4.5%."
+    claims = segment(answer).claims
+    assert [c.text for c in claims] == [
+        "Dr. Smith earned $3.5 million in 2019.",
+        "He said the U.S. market grew 4.5%.",
+    ]
+    for claim in claims:
+        assert answer[claim.start : claim.end] == claim.text
+
+
+def test_bullets_and_numbered_lists_are_claims_without_markers() -> None:
+    answer = "Here is a summary:\n- The plant closed in 2015.\n* It reopened in 2018.\n1. Workers were rehired."
+    assert texts(answer) == ["The plant closed in 2015.", "It reopened in 2018.", "Workers were rehired."]
+
+
+def test_compound_sentence_splits_into_clauses_but_lists_do_not() -> None:
+    assert texts("The museum opened in 1990, and it was expanded by the city in 2005.") == [
+        "The museum opened in 1990",
+        "it was expanded by the city in 2005.",
+    ]
+    assert len(texts("It serves breakfast, lunch, and dinner every day of the week.")) == 1
+    assert texts("The drug lowers blood pressure; it also reduces cholesterol levels.") == [
+        "The drug lowers blood pressure",
+        "it also reduces cholesterol levels.",
+    ]
+
+
+def test_greetings_headers_questions_are_not_claims() -> None:
+    answer = "Hello! Here is a summary: \nWhat does the source say?\nThanks for asking. The bridge is 3 km long."
+    assert texts(answer) == ["The bridge is 3 km long."]
+
+
+def test_abstentions_are_recorded_not_claimed() -> None:
+    seg = segment("The bridge is 3 km long. The sources do not say when it was built.")
+    assert [c.text for c in seg.claims] == ["The bridge is 3 km long."]
+    assert len(seg.abstentions) == 1
+
+
+@pytest.mark.parametrize(
+    ("answer", "refs"),
+    [
+        ("Paris is large [1].", ["1"]),
+        ("Paris is large [1, 3].", ["1", "3"]),
+        ("Paris is large [1-3].", ["1", "2", "3"]),
+        ("Paris is large [S2].", ["S2"]),
+        ("Paris is large [doc-3].", ["doc-3"]),
+        ("Paris is large (Source 2).", ["2"]),
+        ("Paris is large^2.", ["2"]),
+        ("Paris is large.²", ["2"]),
+    ],
+)
+def test_citation_styles_are_parsed_and_cut_from_claim_text(answer: str, refs: list[str]) -> None:
+    (claim,) = segment(answer).claims
+    assert claim.citations == refs
+    assert "[" not in claim.text and "Source" not in claim.text and "^" not in claim.text
+    assert claim.text.startswith("Paris is large")
+
+
+def test_sentence_final_citation_applies_to_every_clause() -> None:
+    claims = segment("Revenue rose to 5 million dollars, and the firm hired 200 new workers [2].").claims
+    assert [c.citations for c in claims] == [["2"], ["2"]]
+
+
+def test_numbers_are_not_mistaken_for_footnotes() -> None:
+    assert find_citations("It grew 25 percent in 2019 and 3.5 times since.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("The CEO said profits would rise.", "attribution"),
+        ("According to the report, the plant is safe.", "attribution"),
+        ("Revenue grew 5% to $2 million.", "quantitative"),
+        ("The bridge opened in March 1990.", "temporal"),
+        ("The results suggest the policy is effective.", "interpretive"),
+        ("The bridge crosses the river.", "factual"),
+    ],
+)
+def test_claim_types(text: str, kind: str) -> None:
+    assert classify_claim(text) == kind
