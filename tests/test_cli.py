@@ -13,9 +13,7 @@ from .conftest import BENCHMARKS, EXAMPLES
 
 
 def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "ragaudit", *args], input=stdin, capture_output=True, timeout=120
-    )
+    proc = subprocess.run([sys.executable, "-m", "ragaudit", *args], input=stdin, capture_output=True, timeout=120)
     return subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode())
 
 

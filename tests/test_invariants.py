@@ -38,7 +38,11 @@ def check_report(request: AuditRequest, report: Report) -> None:
     counts = report.counts
     assert counts.total == len(report.claims)
     assert counts.total == (
-        counts.supported + counts.partially_supported + counts.unsupported + counts.contradicted + counts.synthesis_error
+        counts.supported
+        + counts.partially_supported
+        + counts.unsupported
+        + counts.contradicted
+        + counts.synthesis_error
     )
     expected = 1.0 if counts.total == 0 else (counts.supported + 0.5 * counts.partially_supported) / counts.total
     assert report.faithfulness == pytest.approx(expected)

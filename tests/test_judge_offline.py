@@ -79,7 +79,9 @@ def test_confidence_and_explanation_are_always_present() -> None:
 
 
 def test_json_record_sources_read_false_attributes_as_negation() -> None:
-    record = '{"name": "Finch & Fork", "attributes": {"OutdoorSeating": false, "WiFi": "free", "RestaurantsTakeOut": true}}'
+    record = (
+        '{"name": "Finch & Fork", "attributes": {"OutdoorSeating": false, "WiFi": "free", "RestaurantsTakeOut": true}}'
+    )
     report = audit("Finch & Fork offers outdoor seating. It has free WiFi and takeout.", [record])
     assert [c.status for c in report.claims] == ["contradicted", "supported"]
     quote = report.claims[0].evidence[0].quote

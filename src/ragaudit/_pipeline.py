@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from ragaudit import checks
@@ -12,6 +13,7 @@ from ragaudit._hashing import request_hashes
 from ragaudit._text import question_keys
 from ragaudit.align import SourceIndex, align, build_index
 from ragaudit.errors import ConfigError
+from ragaudit.gate import Gate, Policy
 from ragaudit.judges import Judge, JudgeContext, get_judge
 from ragaudit.models import (
     CLAIM_TYPES,
@@ -39,6 +41,7 @@ class Auditor:
         judge: A judge spec (``"offline"``) or a :class:`~ragaudit.judges.Judge`.
         risk_level: ``high``, ``medium`` or ``low``: how strictly partial support is read.
         claim_types: Audit only these claim types; the others are left out of counts and score.
+        policy: Gate policy (a :class:`~ragaudit.gate.Policy` or a TOML/YAML path); default: the shipped one.
 
     Example:
         >>> auditor = Auditor()
@@ -53,6 +56,7 @@ class Auditor:
         *,
         risk_level: RiskLevel = "medium",
         claim_types: Sequence[ClaimType] | None = None,
+        policy: Policy | Path | str | None = None,
     ) -> None:
         if risk_level not in ("high", "medium", "low"):
             raise ConfigError(f"risk_level must be high, medium or low, not {risk_level!r}")
@@ -60,9 +64,8 @@ class Auditor:
         if unknown:
             raise ConfigError(f"unknown claim type(s) {unknown}: choose from {', '.join(CLAIM_TYPES)}")
         self.judge = get_judge(judge)
-        self.options = AuditOptions(
-            risk_level=risk_level, claim_types=list(claim_types) if claim_types else None
-        )
+        self.gate = Gate(policy)
+        self.options = AuditOptions(risk_level=risk_level, claim_types=list(claim_types) if claim_types else None)
         self._indexes: OrderedDict[tuple[tuple[str, str], ...], SourceIndex] = OrderedDict()
 
     def _index(self, sources: list[Source]) -> SourceIndex:
@@ -135,7 +138,7 @@ class Auditor:
                 total_ms=round((t4 - t0) * 1000, 3),
             ),
         )
-        return report
+        return report.model_copy(update={"decision": self.gate.decide(report)})
 
     def audit_many(self, requests: Iterable[AuditRequest | Mapping[str, Any]]) -> list[Report]:
         """Audit requests in order, in this process."""
@@ -150,6 +153,7 @@ def audit(
     judge: str | Judge = "offline",
     risk_level: RiskLevel = "medium",
     claim_types: Sequence[ClaimType] | None = None,
+    policy: Policy | Path | str | None = None,
     id: str | None = None,
 ) -> Report:
     """Audit one answer against its sources and return the canonical report.
@@ -158,4 +162,4 @@ def audit(
     'contradicted'
     """
     request = AuditRequest(id=id, question=question, answer=answer, sources=coerce_sources(sources))
-    return Auditor(judge, risk_level=risk_level, claim_types=claim_types).audit(request)
+    return Auditor(judge, risk_level=risk_level, claim_types=claim_types, policy=policy).audit(request)

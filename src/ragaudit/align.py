@@ -10,6 +10,7 @@ alone or with their neighbour, and the best few that together cover the claim be
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 import re
@@ -120,6 +121,13 @@ class SourceIndex:
         return sorted(k for k in self.vocabulary if k[0] not in "#@" and len(k) >= 4)
 
     @cached_property
+    def lowercase_keys(self) -> frozenset[str]:
+        """Keys the sources write in lower case somewhere (so they are not names)."""
+        return frozenset(
+            t.key for s in self.sources for t in analyze(s.text) if t.kind == "word" and s.text[t.start].islower()
+        )
+
+    @cached_property
     def by_id(self) -> dict[str, Source]:
         """Sources keyed by id."""
         return {s.id: s for s in self.sources}
@@ -153,9 +161,7 @@ def _unit(source_id: str, text: str, start: int, end: int, index: int, context: 
 
 
 def _prose_units(source: Source) -> list[Unit]:
-    return [
-        _unit(source.id, source.text, s, e, i) for i, (s, e) in enumerate(sentence_spans(source.text))
-    ]
+    return [_unit(source.id, source.text, s, e, i) for i, (s, e) in enumerate(sentence_spans(source.text))]
 
 
 def _table_units(source: Source) -> list[Unit] | None:
@@ -206,7 +212,7 @@ def _json_units(source: Source) -> list[Unit] | None:
         key_words = " ".join(split_camel(p) for p in path[-2:])
         # "RestaurantsTakeOut" reads as "restaurants take out" and also "takeout".
         parts = split_camel(path[-1]).split() if path else []
-        key_words += " " + " ".join(a + b for a, b in zip(parts, parts[1:], strict=False))
+        key_words += " " + " ".join(a + b for a, b in itertools.pairwise(parts))
         if path:
             found = text.find(json.dumps(path[-1]), cursor)
             if found < 0:
@@ -260,7 +266,7 @@ def build_index(sources: Sequence[Source]) -> SourceIndex:
         index.numbers.update(unit.numbers)
     for source in sources:
         keys = content_keys(analyze(source.text))
-        index.bigrams.update(zip(keys, keys[1:], strict=False))
+        index.bigrams.update(itertools.pairwise(keys))
     return index
 
 

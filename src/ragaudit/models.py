@@ -9,15 +9,13 @@ item's ``source_id``, ``start``, ``end``, ``quote``.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 REPORT_SCHEMA_VERSION = "1.0"
 
-ClaimStatus = Literal[
-    "supported", "partially_supported", "unsupported", "contradicted", "synthesis_error"
-]
+ClaimStatus = Literal["supported", "partially_supported", "unsupported", "contradicted", "synthesis_error"]
 """A claim's verdict. ``synthesis_error``: true parts from different sources combined falsely."""
 
 CLAIM_STATUSES: tuple[ClaimStatus, ...] = (
@@ -38,6 +36,8 @@ CLAIM_TYPES: tuple[ClaimType, ...] = (
 )
 
 RiskLevel = Literal["high", "medium", "low"]
+Severity = Literal["CRITICAL", "MAJOR", "MINOR"]
+GateAction = Literal["deliver", "deliver_with_caveat", "regenerate", "human_review", "block"]
 EvidenceRelation = Literal["supports", "contradicts", "related"]
 
 
@@ -214,6 +214,30 @@ class SourceConflict(_Model):
     explanation: str
 
 
+class Issue(_Model):
+    """One problem the gate weighs."""
+
+    type: str
+    """CONTRADICTION, SYNTHESIS_ERROR, CITATION_FABRICATION, INVALID_CITATION, UNSUPPORTED_CLAIM,
+    PARTIAL_SUPPORT, MISSING_ABSTENTION or SOURCE_CONFLICT."""
+    severity: Severity
+    description: str
+    claim_id: str | None = None
+
+
+class Decision(_Model):
+    """What the gate decided, and why."""
+
+    action: GateAction
+    reasons: list[str]
+    caveat: str | None = None
+    """For ``deliver_with_caveat``: the text to show with the answer, naming the weak claims."""
+    issues: list[Issue] = Field(default_factory=list)
+    risk_level: RiskLevel
+    threshold: float
+    policy: str
+
+
 class Timings(_Model):
     """Wall-clock milliseconds per stage (the only non-deterministic part of a report)."""
 
@@ -242,7 +266,15 @@ class Report(_Model):
     hashes: RequestHashes
     judge: JudgeInfo
     options: AuditOptions
+    decision: Decision | None = None
+    """The gate's decision under the auditor's policy."""
     timings: Timings = Field(default_factory=Timings)
+
+    def to_view(self, name: str) -> dict[str, Any]:
+        """Render this report as one of the views (see :mod:`ragaudit.views`)."""
+        from ragaudit.views import render_view
+
+        return render_view(self, name)
 
     def to_json(self, *, indent: int | None = None, timings: bool = True) -> str:
         """Serialise deterministically; ``timings=False`` gives byte-identical output per input."""

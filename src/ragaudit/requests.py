@@ -58,13 +58,14 @@ def _describe(error: Mapping[str, Any]) -> str:
 def validate_request(data: object) -> AuditRequest:
     """Turn a decoded JSON value into a checked :class:`AuditRequest`, or raise :class:`InputError`."""
     if not isinstance(data, Mapping):
-        raise InputError(
-            f"expected a JSON object with 'answer' and 'sources', got {type(data).__name__}"
-        )
+        raise InputError(f"expected a JSON object with 'answer' and 'sources', got {type(data).__name__}")
     try:
         request = AuditRequest.model_validate(data)
     except ValidationError as exc:
-        raise InputError(_describe(exc.errors()[0]) + "; a request is {\"answer\": str, \"sources\": [{\"id\": str, \"text\": str}], \"question\": str|null}") from None
+        raise InputError(
+            _describe(exc.errors()[0])
+            + '; a request is {"answer": str, "sources": [{"id": str, "text": str}], "question": str|null}'
+        ) from None
     check_request(request)
     return request
 
@@ -74,7 +75,9 @@ def check_request(request: AuditRequest) -> None:
     if not request.answer.strip():
         raise InputError("the answer is empty; give the generated text to audit in 'answer'")
     if not request.sources:
-        raise InputError("no sources were given; an answer can only be audited against the passages it was generated from")
+        raise InputError(
+            "no sources were given; an answer can only be audited against the passages it was generated from"
+        )
     if len(request.answer) > MAX_ANSWER_CHARS:
         raise InputError(
             f"the answer has {len(request.answer):,} characters, over the limit of {MAX_ANSWER_CHARS:,}; split it"

@@ -26,7 +26,7 @@ _CITATION_RE = re.compile(
         (?:\s*(?:,|;|–|-|and|&)\s*(?:(?:source|passage|document|doc)s?\s*)?\d+)*)\)  # (Source 2)
   | \^(?P<caret>\d+(?:,\d+)*)                                             # ^2
   | (?P<sup>[¹²³⁴⁵⁶⁷⁸⁹⁰]+)                                                # superscript digits
-  | (?<=[a-z\.\,\)])(?P<foot>\d{1,2})(?=[\s\.,;]|$)                        # footnote digit: word.2
+  | (?<=[a-z\.\,\)])(?P<foot>\d{1, 2})(?=[\s\.,;]|$)                        # footnote digit: word.2
     """,
     re.VERBOSE | re.IGNORECASE,
 )
@@ -224,9 +224,7 @@ def _trim(answer: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _strip_markers(
-    answer: str, start: int, end: int, markers: list[CitationMarker]
-) -> tuple[int, int, list[str]]:
+def _strip_markers(answer: str, start: int, end: int, markers: list[CitationMarker]) -> tuple[int, int, list[str]]:
     """Collect the refs of markers inside the span and cut trailing markers out of it."""
     refs: list[str] = []
     inside = [m for m in markers if m.start >= start and m.end <= end]
@@ -290,13 +288,21 @@ def segment(answer: str) -> Segmentation:
             start += meta.end()
         # A marker that ends the sentence cites every clause of it.
         _, sentence_end, _ = _strip_markers(answer, start, end, result.markers)
-        trailing = [
-            ref
-            for m in result.markers
-            if m.start >= sentence_end and m.end <= end
-            for ref in m.refs
-        ]
-        for clause_start, clause_end in _clauses(answer, start, end):
+        trailing = [ref for m in result.markers if m.start >= sentence_end and m.end <= end for ref in m.refs]
+        # A marker inside the sentence ends the clause it cites ("… 1,200 people [2], most of …").
+        pieces: list[tuple[int, int]] = []
+        cursor = start
+        for m in result.markers:
+            if cursor < m.start and m.end < sentence_end and m.start > start:
+                follow = re.match(r"[\s,;:]+", answer[m.end : end])
+                if follow and answer[m.end : end].strip():
+                    pieces.append((cursor, m.end))
+                    cursor = m.end + follow.end()
+        pieces.append((cursor, end))
+        clauses = [c for piece_start, piece_end in pieces for c in _clauses(answer, piece_start, piece_end)]
+        if len(pieces) > 1:
+            trailing = []  # markers inside the sentence say which clause each source backs
+        for clause_start, clause_end in clauses:
             c_start, c_end = _trim(answer, clause_start, clause_end)
             c_start, c_end, refs = _strip_markers(answer, c_start, c_end, result.markers)
             refs += [ref for ref in trailing if ref not in refs]

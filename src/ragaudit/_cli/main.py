@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -31,14 +31,14 @@ stderr = Console(stderr=True)
 EXIT_INPUT = 2
 
 
-class OutputFormat(str, Enum):
+class OutputFormat(StrEnum):
     """How ``audit`` prints a report."""
 
     json = "json"
     text = "text"
 
 
-class RiskChoice(str, Enum):
+class RiskChoice(StrEnum):
     """Risk levels."""
 
     high = "high"
@@ -66,11 +66,15 @@ def _progress() -> Progress:
 
 JudgeOpt = Annotated[str, typer.Option("--judge", "-j", help="Judge spec.", envvar="RAGAUDIT_JUDGE")]
 RiskOpt = Annotated[
-    RiskChoice, typer.Option("--risk-level", help="Strictness of partial support and of the gate.", envvar="RAGAUDIT_RISK_LEVEL")
+    RiskChoice,
+    typer.Option("--risk-level", help="Strictness of partial support and of the gate.", envvar="RAGAUDIT_RISK_LEVEL"),
 ]
 ClaimTypesOpt = Annotated[
     list[str] | None,
-    typer.Option("--claim-type", help="Audit only this claim type (repeatable): factual, interpretive, quantitative, temporal, attribution."),
+    typer.Option(
+        "--claim-type",
+        help="Audit only this claim type (repeatable): factual, interpretive, quantitative, temporal, attribution.",
+    ),
 ]
 WorkersOpt = Annotated[int | None, typer.Option("--workers", help="Processes for batches (default: one per core).")]
 
@@ -84,8 +88,12 @@ def audit(
     request: Annotated[str | None, typer.Argument(help="Request JSON file, or - for stdin.")] = None,
     batch: Annotated[Path | None, typer.Option("--batch", help="JSON Lines file of requests (one per line).")] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Where to write reports (default stdout).")] = None,
-    output_format: Annotated[OutputFormat, typer.Option("--format", "-f", help="json, or text for a person.")] = OutputFormat.json,
-    view: Annotated[str, typer.Option("--view", help="canonical, source_by_source, factual_audit, classification or discrepancy.")] = "canonical",
+    output_format: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="json, or text for a person.")
+    ] = OutputFormat.json,
+    view: Annotated[
+        str, typer.Option("--view", help="canonical, source_by_source, factual_audit, classification or discrepancy.")
+    ] = "canonical",
     judge: JudgeOpt = "offline",
     risk_level: RiskOpt = RiskChoice.medium,
     claim_type: ClaimTypesOpt = None,
@@ -167,12 +175,68 @@ def _audit_batch(
         raise typer.Exit(EXIT_INPUT)
 
 
+@app.command()
+def gate(
+    request: Annotated[str | None, typer.Argument(help="Request JSON file, or - for stdin.")] = None,
+    batch: Annotated[Path | None, typer.Option("--batch", help="JSON Lines file of requests to gate.")] = None,
+    policy: Annotated[
+        Path | None,
+        typer.Option(
+            "--policy", "-p", help="Policy file (TOML or YAML); default: the shipped policy.", envvar="RAGAUDIT_POLICY"
+        ),
+    ] = None,
+    judge: JudgeOpt = "offline",
+    risk_level: RiskOpt = RiskChoice.medium,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the decision(s) as JSON.")] = False,
+) -> None:
+    """Audit and gate: print the decision; exit 0 for deliver, 1 for any other decision, 2 for bad input."""
+    from collections import Counter
+
+    from ragaudit import Auditor
+    from ragaudit.requests import read_batch, read_request
+
+    auditor = Auditor(judge, risk_level=risk_level.value, policy=policy)
+    if batch is None:
+        if request is None:
+            fail("give a request file (or - for stdin), or --batch FILE; see ragaudit gate --help")
+        req = read_request("<stdin>", _read_stdin()) if request == "-" else read_request(request)
+        decision = auditor.audit(req).decision
+        assert decision is not None
+        if as_json:
+            sys.stdout.write(decision.model_dump_json(indent=2) + "\n")
+        else:
+            sys.stdout.write(decision.action + "\n")
+            for reason in decision.reasons:
+                sys.stdout.write(f"  - {reason}\n")
+            if decision.caveat:
+                sys.stdout.write(f"caveat: {decision.caveat}\n")
+        raise typer.Exit(0 if decision.action == "deliver" else 1)
+    tally: Counter[str] = Counter()
+    for item in read_batch(batch):
+        if item.error is not None:
+            stderr.print(f"[yellow]skipped[/] {item.error}", highlight=False, soft_wrap=True)
+            tally["invalid"] += 1
+            continue
+        assert item.request is not None
+        decision = auditor.audit(item.request).decision
+        assert decision is not None
+        tally[decision.action] += 1
+        label = item.request.id or f"line {item.line}"
+        sys.stdout.write(
+            json.dumps({"id": label, "action": decision.action}) + "\n" if as_json else f"{label}\t{decision.action}\n"
+        )
+    stderr.print("decisions: " + ", ".join(f"{k} {v}" for k, v in sorted(tally.items())), highlight=False)
+    raise typer.Exit(0 if set(tally) <= {"deliver"} else 1)
+
+
 @app.command("eval")
 def eval_command(
     dataset: Annotated[Path, typer.Argument(help="Labelled JSONL in the shared benchmark format.")],
     judge: JudgeOpt = "offline",
     limit: Annotated[int | None, typer.Option("--limit", help="Use only the first N matching rows.")] = None,
-    where: Annotated[list[str] | None, typer.Option("--where", help="Keep rows where FIELD=VALUE (dotted paths, repeatable).")] = None,
+    where: Annotated[
+        list[str] | None, typer.Option("--where", help="Keep rows where FIELD=VALUE (dotted paths, repeatable).")
+    ] = None,
     json_out: Annotated[Path | None, typer.Option("--json", help="Also write the metrics as JSON here.")] = None,
     output_format: Annotated[str, typer.Option("--format", "-f", help="table or json.")] = "table",
     risk_level: RiskOpt = RiskChoice.medium,
@@ -200,12 +264,19 @@ def eval_command(
     table = Table(title=f"{dataset} — judge {judge}")
     for column in ("slice", "n", "precision", "recall", "F1", "bal. acc.", "span P", "span R", "span F1"):
         table.add_column(column, justify="right" if column != "slice" else "left")
-    rows = [("overall", result.overall)] + sorted(result.by_task.items())
+    rows = [("overall", result.overall), *sorted(result.by_task.items())]
     for name, sl in rows:
         r, s = sl.response, sl.spans
         table.add_row(
-            name, str(r.tp + r.fp + r.fn + r.tn), f"{r.precision:.3f}", f"{r.recall:.3f}", f"{r.f1:.3f}",
-            f"{r.balanced_accuracy:.3f}", f"{s.precision:.3f}", f"{s.recall:.3f}", f"{s.f1:.3f}",
+            name,
+            str(r.tp + r.fp + r.fn + r.tn),
+            f"{r.precision:.3f}",
+            f"{r.recall:.3f}",
+            f"{r.f1:.3f}",
+            f"{r.balanced_accuracy:.3f}",
+            f"{s.precision:.3f}",
+            f"{s.recall:.3f}",
+            f"{s.f1:.3f}",
         )
     Console().print(table)
 

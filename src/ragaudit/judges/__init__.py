@@ -65,8 +65,7 @@ def get_judge(spec: str | Judge) -> Judge:
     factory = _REGISTRY.get(name.strip().lower())
     if factory is None:
         raise ConfigError(
-            f"unknown judge {spec!r}: use one of {', '.join(judge_names())} "
-            "(for example --judge offline)"
+            f"unknown judge {spec!r}: use one of {', '.join(judge_names())} (for example --judge offline)"
         )
     return factory(argument)
 

@@ -11,6 +11,7 @@ dev half only and ship as ``offline_model.json``.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -113,17 +114,23 @@ def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
         absent = claim_numbers - index.numbers
         if absent and unit_numbers - keys:
             kind = "date" if any(k[0] == "@" or _is_year(k) for k in absent) else "number"
-            conflicts.append(
-                Conflict(kind, f"{_show(absent)} where the source has {_show(unit_numbers - keys)}", unit)
-            )
+            conflicts.append(Conflict(kind, f"{_show(absent)} where the source has {_show(unit_numbers - keys)}", unit))
         unit_change = _unit_change(alignment, unit)
         if unit_change:
             conflicts.append(Conflict("unit", unit_change, unit))
         if not claim_cues.negated and unit.cues.negated_heads & keys:
             denied = unit.cues.negated_keys & keys
-            if len(denied) >= min(2, len(unit.cues.negated_keys)) and close(set()) and (len(shared_words) >= 3 or unit.leaf):
+            if (
+                len(denied) >= min(2, len(unit.cues.negated_keys))
+                and close(set())
+                and (len(shared_words) >= 3 or unit.leaf)
+            ):
                 conflicts.append(Conflict("negation", f"{_show(denied)} as true where the source negates it", unit))
-        elif claim_cues.negated and claim_cues.negated_heads & unit.keys and not (claim_cues.negated_heads & unit.cues.negated_keys):
+        elif (
+            claim_cues.negated
+            and claim_cues.negated_heads & unit.keys
+            and not (claim_cues.negated_heads & unit.cues.negated_keys)
+        ):
             asserted = claim_cues.negated_keys & unit.keys
             if len(asserted) >= min(2, len(claim_cues.negated_keys)) and close(set()) and len(shared_words) >= 3:
                 conflicts.append(Conflict("negation", f"{_show(asserted)} as not so where the source states it", unit))
@@ -136,7 +143,9 @@ def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
         unit_quantified = dict((noun, q) for q, noun in unit.cues.quantified)
         for q, noun in claim_cues.quantified:
             if noun in unit_quantified and unit_quantified[noun] != q:
-                conflicts.append(Conflict("quantifier", f"'{q}' {noun} where the source says '{unit_quantified[noun]}'", unit))
+                conflicts.append(
+                    Conflict("quantifier", f"'{q}' {noun} where the source says '{unit_quantified[noun]}'", unit)
+                )
                 break
         if claim_cues.certain and unit.cues.hedged and not unit.cues.certain and close(set()):
             conflicts.append(Conflict("certainty", "a certain statement where the source only hedges", unit))
@@ -152,7 +161,85 @@ def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
 
 _MEASURES = frozenset(
     stem(w)
-    for w in ["km", "kilometer", "kilometers", "kilometre", "mile", "miles", "meter", "meters", "metre", "m", "cm", "mm", "inch", "inches", "foot", "feet", "ft", "yard", "yards", "kg", "kilogram", "kilograms", "gram", "grams", "g", "mg", "pound", "pounds", "lb", "lbs", "ounce", "ounces", "oz", "ton", "tons", "tonne", "liter", "liters", "litre", "ml", "gallon", "gallons", "percent", "dollar", "dollars", "usd", "euro", "euros", "pound", "yen", "second", "seconds", "minute", "minutes", "hour", "hours", "day", "days", "week", "weeks", "month", "months", "year", "years", "decade", "decades", "century", "mph", "kph", "celsius", "fahrenheit", "degree", "degrees", "acre", "acres", "hectare", "hectares"]
+    for w in [
+        "km",
+        "kilometer",
+        "kilometers",
+        "kilometre",
+        "mile",
+        "miles",
+        "meter",
+        "meters",
+        "metre",
+        "m",
+        "cm",
+        "mm",
+        "inch",
+        "inches",
+        "foot",
+        "feet",
+        "ft",
+        "yard",
+        "yards",
+        "kg",
+        "kilogram",
+        "kilograms",
+        "gram",
+        "grams",
+        "g",
+        "mg",
+        "pound",
+        "pounds",
+        "lb",
+        "lbs",
+        "ounce",
+        "ounces",
+        "oz",
+        "ton",
+        "tons",
+        "tonne",
+        "liter",
+        "liters",
+        "litre",
+        "ml",
+        "gallon",
+        "gallons",
+        "percent",
+        "dollar",
+        "dollars",
+        "usd",
+        "euro",
+        "euros",
+        "pound",
+        "yen",
+        "second",
+        "seconds",
+        "minute",
+        "minutes",
+        "hour",
+        "hours",
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+        "decade",
+        "decades",
+        "century",
+        "mph",
+        "kph",
+        "celsius",
+        "fahrenheit",
+        "degree",
+        "degrees",
+        "acre",
+        "acres",
+        "hectare",
+        "hectares",
+    ]
 )
 
 
@@ -220,7 +307,7 @@ def features(alignment: Alignment, index: SourceIndex, conflicts: list[Conflict]
     best_numbers = set().union(*(u.numbers for u in alignment.best)) if alignment.best else set()
     names = {t.key for t in alignment.terms if t.capital}
     content = [t.key for t in alignment.terms if t.kind in ("word", "num", "time")]
-    pairs = list(zip(content, content[1:], strict=False))
+    pairs = list(itertools.pairwise(content))
     base = {
         "miss_union": 1.0 - alignment.union_coverage,
         "miss_global": 1.0 - alignment.global_coverage,
@@ -304,7 +391,8 @@ class OfflineJudge:
         return Verdict(
             status="unsupported",
             confidence=round(confidence, 3),
-            explanation=f"No source states {missing}" + (f"; closest text shares only {found}." if alignment.best else "."),
+            explanation=f"No source states {missing}"
+            + (f"; closest text shares only {found}." if alignment.best else "."),
             evidence=[],
         )
 

@@ -1,0 +1,4 @@
+"""Shipped JSON Schemas of the canonical report and its views.
+
+Regenerate after changing a model: ``python -m ragaudit.schemas``.
+"""
