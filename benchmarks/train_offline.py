@@ -19,8 +19,9 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 
 from ragaudit._text import question_keys
+from ragaudit.checks import find_synthesis_error
 from ragaudit.align import align, build_index
-from ragaudit.judges._offline import FEATURES, added_detail, features, find_conflicts
+from ragaudit.judges._offline import FEATURES, added_detail, answer_novelty, features, find_conflicts
 from ragaudit.models import Source
 from ragaudit.segment import segment
 
@@ -40,13 +41,17 @@ def claim_rows(path: Path) -> tuple[np.ndarray, np.ndarray, list[int], list[int]
         response_labels.append(int(row["label"] == "hallucinated"))
         index = build_index([Source(id=s["id"], text=s["text"]) for s in row["sources"]])
         presupposed = question_keys(row.get("question"))
-        for claim in segment(row["answer"]).claims:
-            a = align(claim, index, presupposed=presupposed)
+        alignments = [align(claim, index, presupposed=presupposed) for claim in segment(row["answer"]).claims]
+        novelty = answer_novelty(alignments, index)
+        for a in alignments:
+            claim = a.claim
             conflicts = find_conflicts(a, index)
-            f = features(a, index, conflicts)
+            f = features(a, index, conflicts, novelty=novelty)
             xs.append([f[name] for name in FEATURES])
-            # Claims the rules flag whatever the model says (as the judge does at medium risk).
-            forced.append(bool(conflicts) or added_detail(a, index) is not None)
+            # Claims the rules flag whatever the model says (as the pipeline does at medium risk).
+            forced.append(
+                bool(conflicts) or added_detail(a, index) is not None or find_synthesis_error(a, index) is not None
+            )
             overlap = any(min(claim.end, s["end"]) - max(claim.start, s["start"]) > 3 for s in row["spans"])
             ys.append(int(overlap))
             groups.append(rid)

@@ -121,6 +121,11 @@ class SourceIndex:
         return sorted(k for k in self.vocabulary if k[0] not in "#@" and len(k) >= 4)
 
     @cached_property
+    def entities(self) -> frozenset[str]:
+        """Keys written capitalised mid-sentence somewhere in the sources (names)."""
+        return frozenset().union(*(u.entities for u in self.units))
+
+    @cached_property
     def lowercase_keys(self) -> frozenset[str]:
         """Keys the sources write in lower case somewhere (so they are not names)."""
         return frozenset(

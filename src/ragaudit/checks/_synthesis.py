@@ -22,9 +22,24 @@ class SynthesisError:
     evidence: list[Evidence]
 
 
-def _capitalized(text: str, common: frozenset[str]) -> set[str]:
-    """Keys of names: capitalised words that the sources never write in lower case."""
-    return {t.key for t in analyze(text) if t.kind == "word" and text[t.start].isupper() and t.key not in common}
+def _capitalized(text: str, common: frozenset[str], entities: frozenset[str], before: int | None = None) -> set[str]:
+    """Keys of names in ``text`` (up to offset ``before``): capitalised and never written in
+    lower case in the sources.
+    """
+    return {
+        t.key
+        for t in analyze(text)
+        if t.kind == "word"
+        and text[t.start].isupper()
+        and t.key not in common
+        and (before is None or t.start < before)
+    }
+
+
+def _specific(key: str) -> bool:
+    """A figure specific enough to identify a fact: not a small count like 1 or 3."""
+    value = float(key[1:]) if key[0] == "#" else 10.0
+    return value >= 10 or value != int(value)
 
 
 def _evidence(unit: Unit, relation: str) -> Evidence:
@@ -40,15 +55,17 @@ def find_synthesis_error(alignment: Alignment, index: SourceIndex) -> SynthesisE
     if alignment.global_coverage < 0.9:
         return None
     claim_text = alignment.claim.text
-    common = index.lowercase_keys
-    names = _capitalized(claim_text, common)
+    common, entities = index.lowercase_keys, index.entities
+    names = _capitalized(claim_text, common, entities)
     if not names:
         return None
     # Figures and dates are the attributes that travel wrongly between subjects.
-    attributes = [k for k in alignment.keys if k[0] in "#@"]
-    for attribute in attributes:
+    attributes = [t for t in alignment.terms if t.kind in ("num", "time") and _specific(t.key)]
+    for term in attributes:
+        attribute = term.key
         holders = [index.units[i] for i in index.postings.get(attribute, ())]
-        subjects = names - {attribute}
+        # The subject a figure is given to is named before it ("Acme was founded in 1985").
+        subjects = _capitalized(claim_text, common, entities, before=term.start)
         # The attribute must be stated only about other subjects: no unit that holds it names
         # any subject of the claim.
         if not holders or not subjects or any(subjects & u.keys for u in holders):
@@ -57,11 +74,18 @@ def find_synthesis_error(alignment: Alignment, index: SourceIndex) -> SynthesisE
             name_units = [index.units[i] for i in index.postings.get(name, ())]
             if not name_units:
                 continue
-            owned = [(u, _capitalized(u.text, common) - names) for u in holders]
+            # A holder states the claim's very relation (the same words but the names) about
+            # another named subject, in another source than the one naming the claim's subject.
+            relation = [k for k in alignment.keys if k not in names]
+            owned = [
+                (u, _capitalized(u.text, common, entities) - names)
+                for u in holders
+                if sum(1 for k in relation if k in u.keys) >= 0.7 * len(relation)
+            ]
             holder, owners = next(((u, o) for u, o in owned if o), (holders[0], set()))
-            if not owners:
-                continue
             other = name_units[0]
+            if not owners or holder.source_id == other.source_id:
+                continue
             shown_attr = attribute.lstrip("#@")
             owner = next(t for t in analyze(holder.text) if t.key in owners)
             owner_word = holder.text[owner.start : owner.end]

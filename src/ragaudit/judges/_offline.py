@@ -41,6 +41,7 @@ FEATURES: tuple[str, ...] = (
     *BASE_FEATURES,
     "structured",
     *(f"{name}_structured" for name in BASE_FEATURES),
+    "answer_novelty",
 )
 """Each base feature again for claims about record fields, which read differently from prose."""
 
@@ -300,8 +301,16 @@ def _show(keys: set[str] | frozenset[str]) -> str:
     return ", ".join(sorted(k.lstrip("#@") for k in keys)[:3])
 
 
-def features(alignment: Alignment, index: SourceIndex, conflicts: list[Conflict]) -> dict[str, float]:
-    """The model's inputs for one claim."""
+def answer_novelty(alignments: list[Alignment], index: SourceIndex) -> float:
+    """Share of the whole answer's content terms that no source contains (context for every claim)."""
+    keys = [k for a in alignments for k in a.keys if k not in LIGHT_WORDS]
+    return sum(1 for k in keys if k not in index.vocabulary) / max(1, len(keys))
+
+
+def features(
+    alignment: Alignment, index: SourceIndex, conflicts: list[Conflict], *, novelty: float = 0.0
+) -> dict[str, float]:
+    """The model's inputs for one claim; ``novelty`` is :func:`answer_novelty` of its answer."""
     keys = alignment.keys
     claim_numbers = [k for k in keys if k[0] in "#@"]
     best_numbers = set().union(*(u.numbers for u in alignment.best)) if alignment.best else set()
@@ -326,6 +335,7 @@ def features(alignment: Alignment, index: SourceIndex, conflicts: list[Conflict]
         **base,
         "structured": structured,
         **{f"{name}_structured": value * structured for name, value in base.items()},
+        "answer_novelty": novelty,
     }
 
 
@@ -337,13 +347,14 @@ class OfflineJudge:
 
     def judge(self, alignments: list[Alignment], context: JudgeContext) -> list[Verdict]:
         """Label each aligned claim."""
-        return [self._judge_one(a, context) for a in alignments]
+        novelty = answer_novelty(alignments, context.index)
+        return [self._judge_one(a, context, novelty) for a in alignments]
 
-    def _judge_one(self, alignment: Alignment, context: JudgeContext) -> Verdict:
+    def _judge_one(self, alignment: Alignment, context: JudgeContext, novelty: float) -> Verdict:
         index = context.index
         model = load_model()
         conflicts = find_conflicts(alignment, index)
-        p_bad = model.probability(features(alignment, index, conflicts))
+        p_bad = model.probability(features(alignment, index, conflicts, novelty=novelty))
         found = _matched_words(alignment)
         if conflicts:
             c = conflicts[0]
