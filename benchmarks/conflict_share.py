@@ -1,6 +1,6 @@
 """Share of RAGTruth Conflict spans that the offline judge finds as contradictions.
 
-    python benchmarks/conflict_share.py [--data ../shared/benchmarks/ragtruth/test.jsonl]
+python benchmarks/conflict_share.py [--data ../shared/benchmarks/ragtruth/test.jsonl]
 """
 
 from __future__ import annotations

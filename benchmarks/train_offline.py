@@ -19,8 +19,8 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 
 from ragaudit._text import question_keys
-from ragaudit.checks import find_synthesis_error
 from ragaudit.align import align, build_index
+from ragaudit.checks import find_synthesis_error
 from ragaudit.judges._offline import FEATURES, added_detail, answer_novelty, features, find_conflicts
 from ragaudit.models import Source
 from ragaudit.segment import segment

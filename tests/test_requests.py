@@ -27,7 +27,7 @@ def test_bad_requests_raise_input_error(data: object, message: str) -> None:
 
 
 def test_unknown_judge_lists_the_known_ones() -> None:
-    with pytest.raises(ConfigError, match="use one of .*offline"):
+    with pytest.raises(ConfigError, match=r"use one of .*offline"):
         audit("x y z", ["x y z"], judge="nope")
 
 

@@ -180,7 +180,7 @@ def test_policy_files_change_decisions(tmp_path: Path) -> None:
 def test_bad_policy_file_is_a_clear_config_error(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text("threshold = 2\n")
-    with pytest.raises(ConfigError, match="bad.toml: 'threshold'"):
+    with pytest.raises(ConfigError, match=r"bad\.toml: 'threshold'"):
         load_policy(bad)
     with pytest.raises(ConfigError, match="must end in"):
         load_policy(tmp_path / "policy.json")

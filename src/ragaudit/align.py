@@ -178,7 +178,7 @@ def _table_units(source: Source) -> list[Unit] | None:
     if sep is None:
         return None
     header = " ".join(c.strip() for c in lines[0].group().split(sep))
-    units = []
+    units: list[Unit] = []
     for i, m in enumerate(lines):
         if re.fullmatch(r"[\s|:+-]*", m.group()):
             continue
@@ -307,7 +307,7 @@ class Alignment:
                     start=unit.start,
                     end=unit.end,
                     quote=text[unit.start : unit.end],
-                    relation=relation,  # type: ignore[arg-type]
+                    relation=relation,
                 )
             )
         return spans

@@ -30,7 +30,7 @@ class Example:
     @property
     def gold(self) -> bool:
         """True when the row is labelled hallucinated."""
-        return self.raw["label"] == "hallucinated"
+        return bool(self.raw["label"] == "hallucinated")
 
     @property
     def gold_spans(self) -> list[tuple[int, int]]:

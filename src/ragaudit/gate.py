@@ -168,7 +168,7 @@ class Gate:
         issues = find_issues(report, self.policy)
         proposals: list[tuple[Action, str]] = []
         for issue in issues:
-            action: Action = getattr(rules, _FINDING_OF[issue.type])
+            action: Action = getattr(rules, _FINDING_OF[issue.type])  # type: ignore[index]
             proposals.append((action, f"{issue.type} ({issue.severity}) → {action}: {issue.description}"))
         if report.faithfulness < self.policy.threshold:
             proposals.append(

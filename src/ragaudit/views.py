@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ragaudit.models import ClaimResult, Report
+from ragaudit.models import ClaimResult, Evidence, Report
 
 ViewName = Literal["source_by_source", "factual_audit", "classification", "discrepancy", "canonical"]
 VIEW_NAMES: tuple[ViewName, ...] = ("source_by_source", "factual_audit", "classification", "discrepancy", "canonical")
@@ -139,7 +139,7 @@ VIEW_MODELS: dict[str, type[BaseModel]] = {
 }
 
 
-def _supporting(claim: ClaimResult) -> list[ClaimResult | Any]:
+def _supporting(claim: ClaimResult) -> list[Evidence]:
     return [e for e in claim.evidence if e.relation == "supports"]
 
 
@@ -154,7 +154,7 @@ def source_by_source(report: Report) -> SourceBySourceView:
                 claim_id=c.id,
                 claim_text=c.text,
                 claim_type=c.type,
-                support_status=status,  # type: ignore[arg-type]
+                support_status=status,
                 supporting_source_ids=list(dict.fromkeys(e.source_id for e in evidence)),
                 supporting_evidence_spans=[e.quote for e in evidence],
                 auditor_notes=c.explanation,
@@ -208,14 +208,14 @@ def factual_audit(report: Report) -> FactualAuditView:
         rows.append(
             FactualClaim(
                 claim_text=c.text,
-                verdict=verdict,  # type: ignore[arg-type]
+                verdict=verdict,
                 source_evidence=" … ".join(f"[{e.source_id}] {e.quote}" for e in evidence) or None,
                 citation_valid="N/A" if c.citation_check is None else c.citation_check.valid,
             )
         )
     issues = report.decision.issues if report.decision else []
     flagged = [
-        FlaggedIssue(severity=i.severity, type=_FLAGGED_TYPE[i.type], description=i.description)  # type: ignore[arg-type]
+        FlaggedIssue(severity=i.severity, type=_FLAGGED_TYPE[i.type], description=i.description)
         for i in issues
         if i.type in _FLAGGED_TYPE
     ]
@@ -264,7 +264,7 @@ def classification(report: Report) -> ClassificationView:
                 segment_text=c.text,
                 segment_start_char=c.start,
                 segment_end_char=c.end,
-                classification=kind,  # type: ignore[arg-type]
+                classification=kind,
                 rationale=rationale,
                 supporting_source_spans=spans,
                 confidence=_confidence_band(c.confidence),
@@ -304,9 +304,11 @@ def discrepancy(report: Report) -> DiscrepancyView:
             "contradicted": "CONTRADICTED",
             "synthesis_error": "SYNTHESIS_ERROR",
         }.get(c.status, "UNSUPPORTED")
-        ids = c.involved_sources or list(dict.fromkeys(e.source_id for e in c.evidence))
+        source_ids = c.involved_sources or list(dict.fromkeys(e.source_id for e in c.evidence))
         explanation = " ".join([c.explanation, *conflicts_by_claim.get(c.id, [])])
-        claims.append(DiscrepancyClaim(claim_text=c.text, status=status, source_ids=ids, explanation=explanation))  # type: ignore[arg-type]
+        claims.append(
+            DiscrepancyClaim(claim_text=c.text, status=status, source_ids=source_ids, explanation=explanation)
+        )
     grounded = all(c.status == "SUPPORTED" for c in claims) and not report.conflicts
     return DiscrepancyView(
         overall_grounding_status="FULLY_GROUNDED" if grounded else "DISCREPANCY_FOUND", claims=claims
@@ -330,7 +332,7 @@ def render_view(report: Report, name: str) -> dict[str, Any]:
         from ragaudit.errors import ConfigError
 
         raise ConfigError(f"unknown view {name!r}: choose one of {', '.join(VIEW_NAMES)}")
-    return renderer(report).model_dump(mode="json")  # type: ignore[operator]
+    return renderer(report).model_dump(mode="json")
 
 
 def view_schema(name: str) -> dict[str, Any]:

@@ -294,12 +294,11 @@ def main() -> None:
     except KeyboardInterrupt:
         stderr.print("interrupted")
         sys.exit(130)
-    except Exception as exc:  # click usage errors and the like
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        if isinstance(exc, click.exceptions.Abort):
-            sys.exit(1)
-        raise
+    except typer.Abort:
+        sys.exit(1)
+    except Exception as exc:  # click usage errors ("no such option") carry their own exit code
+        show = getattr(exc, "show", None)
+        if show is None:
+            raise
+        show()
+        sys.exit(getattr(exc, "exit_code", EXIT_INPUT))

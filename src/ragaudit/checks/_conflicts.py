@@ -81,12 +81,12 @@ def find_source_conflicts(
                 conflicts.append(
                     SourceConflict(
                         claim_id=claim.id,
-                        kind=kind,  # type: ignore[arg-type]
+                        kind=kind,
                         sides=[
                             ConflictSide(source_id=a.source_id, start=a.start, end=a.end, quote=a.text, value=value_a),
                             ConflictSide(source_id=b.source_id, start=b.start, end=b.end, quote=b.text, value=value_b),
                         ],
-                        answer_handling=handling,  # type: ignore[arg-type]
+                        answer_handling=handling,
                         explanation=(
                             f"{a.source_id} says {value_a} and {b.source_id} says {value_b} about "
                             f"'{sentence.strip()[:80]}'; {said}."

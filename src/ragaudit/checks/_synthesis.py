@@ -29,10 +29,7 @@ def _capitalized(text: str, common: frozenset[str], entities: frozenset[str], be
     return {
         t.key
         for t in analyze(text)
-        if t.kind == "word"
-        and text[t.start].isupper()
-        and t.key not in common
-        and (before is None or t.start < before)
+        if t.kind == "word" and text[t.start].isupper() and t.key not in common and (before is None or t.start < before)
     }
 
 
@@ -43,7 +40,7 @@ def _specific(key: str) -> bool:
 
 
 def _evidence(unit: Unit, relation: str) -> Evidence:
-    return Evidence(source_id=unit.source_id, start=unit.start, end=unit.end, quote=unit.text, relation=relation)  # type: ignore[arg-type]
+    return Evidence(source_id=unit.source_id, start=unit.start, end=unit.end, quote=unit.text, relation=relation)
 
 
 def find_synthesis_error(alignment: Alignment, index: SourceIndex) -> SynthesisError | None:
