@@ -35,3 +35,6 @@ def benchmark_rows(name: str, split: str, limit: int) -> list[dict[str, Any]]:
             if len(rows) >= limit:
                 break
     return rows
+
+
+pytest_plugins = ["pytester"]

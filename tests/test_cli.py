@@ -93,9 +93,9 @@ def test_eval_on_benchmark_rows(tmp_path: Path) -> None:
     proc = run("eval", str(dataset), "--limit", "30", "--where", "task=qa", "--json", str(out), "--workers", "1")
     assert proc.returncode == 0, proc.stderr
     metrics = json.loads(out.read_text())
-    assert metrics["overall"]["response"]["n"] == 30
-    assert set(metrics["by_task"]) == {"qa"}
-    assert "qa" in proc.stdout and "F1" in proc.stdout
+    assert metrics["overall"]["n"] == 30
+    assert set(metrics["slices"]["task"]) == {"qa"}
+    assert "task=qa" in proc.stdout and "F1" in proc.stdout
 
 
 def test_eval_reports_rows_without_labels(tmp_path: Path) -> None:
@@ -109,5 +109,5 @@ def test_eval_reports_rows_without_labels(tmp_path: Path) -> None:
     proc = run("eval", str(data), "--format", "json", "--workers", "1")
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
-    assert result["overall"]["response"]["n"] == 1
+    assert result["overall"]["n"] == 1
     assert len(result["skipped"]) == 2

@@ -28,7 +28,7 @@ from ragaudit.models import (
     Timings,
 )
 from ragaudit.requests import SourcesLike, check_request, coerce_sources, validate_request
-from ragaudit.score import NO_CLAIMS_NOTE, count, faithfulness
+from ragaudit.score import NO_CLAIMS_NOTE, count, faithfulness, hallucination_score
 from ragaudit.segment import segment
 
 _INDEX_CACHE_SIZE = 256
@@ -116,12 +116,18 @@ class Auditor:
             for c, v in zip(claims, verdicts, strict=True)
         ]
         outcome = checks.run_checks(request, seg, alignments, results, index)
+        calibration = self.gate.policy.calibration
+        if calibration is not None:
+            outcome.claims = [
+                c.model_copy(update={"confidence": round(calibration.apply(c.confidence), 4)}) for c in outcome.claims
+            ]
         t4 = time.perf_counter()
         counts = count(outcome.claims)
         report = Report(
             id=request.id,
             label="hallucinated" if counts.total != counts.supported else "faithful",
             faithfulness=faithfulness(counts),
+            hallucination_score=hallucination_score(outcome.claims),
             note=NO_CLAIMS_NOTE if counts.total == 0 else None,
             counts=counts,
             claims=outcome.claims,

@@ -7,6 +7,8 @@ propose an action for the report's risk level; the most severe proposed action w
 
 from __future__ import annotations
 
+import bisect
+import math
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -49,6 +51,26 @@ class RiskRules(BaseModel):
     below_threshold: Action = "regenerate"
 
 
+class Calibration(BaseModel):
+    """A fitted map from the judge's raw confidence to calibrated confidence, applied at audit time."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    method: Literal["platt", "isotonic"]
+    a: float | None = None
+    b: float | None = None
+    x: list[float] | None = None
+    y: list[float] | None = None
+
+    def apply(self, confidence: float) -> float:
+        """The calibrated confidence."""
+        if self.method == "platt":
+            return 1 / (1 + math.exp(-((self.a or 0.0) * confidence + (self.b or 0.0))))
+        xs, ys = self.x or [], self.y or []
+        i = bisect.bisect_left(xs, confidence)
+        return ys[min(i, len(ys) - 1)] if ys else confidence
+
+
 class Policy(BaseModel):
     """A gate policy: threshold, severities per issue type, and rules per risk level."""
 
@@ -58,6 +80,8 @@ class Policy(BaseModel):
     threshold: float = Field(0.85, ge=0.0, le=1.0)
     severity: dict[IssueType, Severity] = Field(default_factory=dict)
     risk: dict[RiskLevel, RiskRules] = Field(default_factory=dict)
+    calibration: Calibration | None = None
+    """Optional fitted confidence calibration (``ragaudit eval --calibrate``)."""
 
     def severity_of(self, issue: IssueType) -> Severity:
         """The severity of ``issue`` (MAJOR when the policy does not say)."""

@@ -257,6 +257,8 @@ class Report(_Model):
     """``hallucinated`` iff any audited claim is not supported."""
     faithfulness: float
     """(supported + 0.5 × partially_supported) / claims; 1.0 when there are no claims."""
+    hallucination_score: float = 0.0
+    """In [0, 1]: the worst claim's chance of not being supported; ranks answers (AUROC, AUPRC)."""
     note: str | None = None
     """Set when the score is degenerate, e.g. no claims were found."""
     counts: Counts

@@ -26,3 +26,10 @@ def faithfulness(counts: Counts) -> float:
     if counts.total == 0:
         return 1.0
     return round((counts.supported + 0.5 * counts.partially_supported) / counts.total, 6)
+
+
+def hallucination_score(claims: Sequence[ClaimResult]) -> float:
+    """How likely the answer holds an unsupported claim, in [0, 1]: the worst claim's chance of
+    not being supported (its confidence when it is flagged, one minus it when supported); 0 with no claims.
+    """
+    return round(max((c.confidence if c.status != "supported" else 1.0 - c.confidence for c in claims), default=0.0), 6)

@@ -1,0 +1,73 @@
+"""The offline judge on every dataset's test file in ../shared/benchmarks, with 95% intervals.
+
+    python benchmarks/run_offline.py [--bootstrap 1000]
+
+Writes benchmarks/results/offline_<dataset>.json and rewrites the all-datasets table in
+benchmarks/RESULTS.md (between its markers), plus docs/ragtruth-eval.html for RAGTruth.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import time
+from pathlib import Path
+
+from ragaudit import evaluate as ev
+from ragaudit.render import render_html
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARKS = ROOT.parent / "shared" / "benchmarks"
+OUT = ROOT / "benchmarks" / "results"
+RESULTS = ROOT / "benchmarks" / "RESULTS.md"
+START, END = "<!-- all-datasets:start -->", "<!-- all-datasets:end -->"
+
+
+def cell(fig: dict[str, float]) -> str:
+    return f"{fig['value']:.3f} ({fig['ci_low']:.3f}–{fig['ci_high']:.3f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bootstrap", type=int, default=1000)
+    args = parser.parse_args()
+    OUT.mkdir(exist_ok=True)
+    rows = []
+    for folder in sorted(p for p in BENCHMARKS.iterdir() if p.is_dir()):
+        test = folder / "test.jsonl"
+        if not test.exists():
+            continue
+        t0 = time.perf_counter()
+        examples, skipped = ev.load_examples([test])
+        result = ev.summarize(
+            ev.run(examples), [f"{folder.name}/test.jsonl"], "offline", skipped, resamples=args.bootstrap
+        )
+        seconds = time.perf_counter() - t0
+        (OUT / f"offline_{folder.name}.json").write_text(json.dumps(result.as_dict(), indent=1) + "\n")
+        if folder.name == "ragtruth":
+            (ROOT / "docs" / "ragtruth-eval.html").write_text(render_html(result), encoding="utf-8")
+        o = result.overall
+        has_spans = o["span_recall"]["value"] > 0 or any(e.gold_spans for e in examples)
+        rows.append(
+            f"| {folder.name} | {o['n']} | {o['positives'] / o['n']:.0%} | {cell(o['precision'])} | {cell(o['recall'])} | "
+            f"{cell(o['f1'])} | {cell(o['balanced_accuracy'])} | {cell(o['auroc'])} | {cell(o['auprc'])} | "
+            f"{cell(o['span_f1']) if has_spans else '–'} | {seconds:.0f} s |"
+        )
+        print(rows[-1], flush=True)
+    table = (
+        "| dataset (test file) | n | halluc. | precision | recall | F1 | balanced acc. | AUROC | AUPRC | span F1 | time |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows)
+    )
+    text = RESULTS.read_text()
+    block = f"{START}\n{table}\n{END}"
+    text = (
+        re.sub(re.escape(START) + ".*?" + re.escape(END), block, text, flags=re.S)
+        if START in text
+        else text + "\n" + block + "\n"
+    )
+    RESULTS.write_text(text)
+
+
+if __name__ == "__main__":
+    main()

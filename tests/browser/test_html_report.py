@@ -1,0 +1,69 @@
+"""The evaluation HTML report in a real headless Chromium: it renders, has its plots, no console errors."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ragaudit import evaluate as ev
+from ragaudit.render import render_html
+
+BENCHMARKS = Path(__file__).resolve().parents[3] / "shared" / "benchmarks"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)"
+)
+
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def report_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    dataset = BENCHMARKS / "ragtruth" / "test.jsonl"
+    if not dataset.exists():
+        pytest.skip("shared benchmarks not present")
+    examples, skipped = ev.load_examples([dataset], limit=60)
+    result = ev.summarize(ev.run(examples, workers=1), [str(dataset)], "offline", skipped, resamples=100)
+    path = tmp_path_factory.mktemp("html") / "report.html"
+    path.write_text(render_html(result), encoding="utf-8")
+    return path
+
+
+def test_report_renders_with_plots_and_no_console_errors(report_file: Path, tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    html = report_file.read_text()
+    assert "http://" not in html and "https://" not in html and "<script" not in html  # self-contained
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        page = browser.new_page(viewport={"width": 1300, "height": 900})
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(report_file.as_uri())
+        assert page.title() == "ragaudit evaluation"
+        assert page.locator("#headline table tr").count() == 2
+        captions = page.locator("figcaption").all_inner_texts()
+        assert any("ROC" in c for c in captions) and any("Precision-recall" in c for c in captions)
+        assert any("Reliability" in c for c in captions) and any("Threshold sweep" in c for c in captions)
+        # Every curve was drawn with real points inside the plot area.
+        for series in page.locator("polyline.series").all():
+            box = series.bounding_box()
+            assert box is not None and box["width"] > 10
+        assert page.locator("#confusion td").count() == 6
+        assert page.locator("#worst .err").count() >= 1
+        assert page.locator("#worst mark").count() >= 1
+        page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
+        browser.close()
+    assert errors == []
+    assert (tmp_path / "report.png").stat().st_size > 10_000
