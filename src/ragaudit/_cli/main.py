@@ -412,6 +412,127 @@ def agreement(
     Console().print(table)
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Interface to bind.", envvar="RAGAUDIT_HOST")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port.", envvar="RAGAUDIT_PORT")] = 8000,
+    database_url: Annotated[str | None, typer.Option("--db", help="Database URL (default sqlite:///ragaudit.db).", envvar="RAGAUDIT_DATABASE_URL")] = None,
+    workers: Annotated[int, typer.Option("--async-workers", help="Background workers for async audits.")] = 1,
+) -> None:
+    """Run the HTTP service (audits, review queue, review page at /review, metrics, OpenAPI at /docs)."""
+    import uvicorn
+
+    from ragaudit.service import ServiceSettings, create_app
+
+    overrides: dict[str, Any] = {"workers": workers}
+    if database_url:
+        overrides["database_url"] = database_url
+    settings = ServiceSettings(**overrides)
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", access_log=False)
+
+
+log_app = typer.Typer(help="The audit trail: list, show, export, prune.", no_args_is_help=True)
+app.add_typer(log_app, name="log")
+DbOpt = Annotated[str | None, typer.Option("--db", help="Database URL.", envvar="RAGAUDIT_DATABASE_URL")]
+
+
+def _since(value: str | None) -> Any:
+    if value is None:
+        return None
+    from datetime import datetime
+
+    from ragaudit.store import now, parse_age
+
+    try:
+        return datetime.fromisoformat(value) if any(ch in value for ch in "-:T") else now() - parse_age(value)
+    except ValueError:
+        fail(f"--since {value!r}: give an ISO date (2026-11-01) or an age (7d, 12h)")
+
+
+@log_app.command("list")
+def log_list(
+    db: DbOpt = None,
+    since: Annotated[str | None, typer.Option("--since", help="ISO date or age (7d).")] = None,
+    decision: Annotated[str | None, typer.Option("--decision", help="Only this gate decision.")] = None,
+    limit: Annotated[int, typer.Option("--limit")] = 50,
+) -> None:
+    """Recent audits, newest first."""
+    from ragaudit.store import open_store
+
+    table = Table()
+    for column in ("id", "created", "decision", "label", "faithfulness", "risk", "trace"):
+        table.add_column(column)
+    for r in open_store(db).list_audits(since=_since(since), decision=decision, limit=limit):
+        table.add_row(r.id, r.created_at.strftime("%Y-%m-%d %H:%M:%S"), r.decision, r.label, f"{r.faithfulness:.2f}", r.risk_level, r.trace_id or "")
+    Console().print(table)
+
+
+@log_app.command("show")
+def log_show(audit_id: str, db: DbOpt = None) -> None:
+    """One audit as JSON, with its reviews."""
+    from ragaudit.store import open_store
+
+    store = open_store(db)
+    record = store.get_audit(audit_id)
+    if record is None:
+        fail(f"no audit {audit_id} in the audit trail")
+    sys.stdout.write(json.dumps({**record.as_dict(), "reviews": store.reviews_for(audit_id)}, indent=2, default=str) + "\n")
+
+
+@log_app.command("export")
+def log_export(
+    db: DbOpt = None,
+    since: Annotated[str | None, typer.Option("--since", help="ISO date or age (7d).")] = None,
+    decision: Annotated[str | None, typer.Option("--decision", help="Only this gate decision.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="File (default stdout).")] = None,
+    golden: Annotated[bool, typer.Option("--golden", help="Export reviewed audits as a golden set for ragaudit eval.")] = False,
+) -> None:
+    """Audits (with reviews) as JSON Lines, oldest first; --golden writes the eval format with human labels."""
+    from ragaudit.store import open_store
+
+    sink = out.open("w", encoding="utf-8") if out else sys.stdout
+    count = 0
+    for row in open_store(db).iter_export(since=_since(since), decision=decision):
+        if golden:
+            if not row["reviews"]:
+                continue
+            row = _golden_row(row)
+        sink.write(json.dumps(row, default=str) + "\n")
+        count += 1
+    if out:
+        sink.close()
+    stderr.print(f"exported {count} audit(s)", highlight=False)
+
+
+def _golden_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A reviewed audit in the benchmark format: the reviewer's claim labels are the gold claims."""
+    review = row["reviews"][-1]
+    claims = [
+        {"start": c["start"], "end": c["end"], "text": c["text"], "status": review["claim_labels"].get(c["id"], c["status"])}
+        for c in row["report"]["claims"]
+    ]
+    bad = [c for c in claims if c["status"] != "supported"]
+    request = row["request"]
+    return {
+        "id": row["id"], "task": "review", "question": request.get("question"), "sources": request["sources"],
+        "answer": request["answer"], "label": "hallucinated" if bad or review["decision"] == "reject" else "faithful",
+        "spans": [{"start": c["start"], "end": c["end"], "text": c["text"], "type": c["status"]} for c in bad],
+        "claims": claims, "meta": {"reviewer": review["reviewer"], "review_decision": review["decision"]},
+    }
+
+
+@log_app.command("prune")
+def log_prune(
+    older_than: Annotated[str, typer.Option("--older-than", help="Delete audits older than this (90d, 12h).")],
+    db: DbOpt = None,
+) -> None:
+    """Delete old audits and their reviews (the deletion itself is recorded)."""
+    from ragaudit.store import open_store, parse_age
+
+    audits, reviews = open_store(db).prune(parse_age(older_than), by="cli")
+    stderr.print(f"pruned {audits} audit(s) and {reviews} review(s) older than {older_than}", highlight=False)
+
+
 def main() -> None:
     """Entry point: run the app, turning library errors into one clear line and exit code 2."""
     try:

@@ -1,0 +1,370 @@
+"""Stage 7: the audit trail (SQLAlchemy 2, Alembic migrations; SQLite by default, PostgreSQL by URL).
+
+Audits and reviews are append-only: nothing updates or deletes them except :meth:`Store.prune`,
+which records what it removed. Jobs (async audits in flight) live in the same database, so they
+survive a restart of the server.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, delete, event, func, insert, select, update
+from sqlalchemy.exc import SQLAlchemyError
+
+from ragaudit.errors import ConfigError, RagAuditError
+from ragaudit.models import AuditRequest, Report
+from ragaudit.store._schema import api_keys, audits, jobs, retention_log, reviews
+
+Role = Literal["auditor", "reviewer", "admin"]
+ROLES: tuple[Role, ...] = ("auditor", "reviewer", "admin")
+ReviewDecision = Literal["approve", "reject", "edit_and_approve"]
+DEFAULT_URL = "sqlite:///ragaudit.db"
+
+
+class StorageError(RagAuditError):
+    """The audit trail could not be read or written."""
+
+
+def now() -> datetime:
+    """The current time, timezone-aware (UTC)."""
+    return datetime.now(UTC)
+
+
+def _aware(value: datetime) -> datetime:
+    # SQLite returns naive datetimes; everything stored is UTC.
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def hash_key(key: str) -> str:
+    """SHA-256 of an API key (keys are stored hashed, never in clear)."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRecord:
+    """One stored audit."""
+
+    id: str
+    created_at: datetime
+    trace_id: str | None
+    answer_version: str | None
+    decision: str
+    label: str
+    faithfulness: float
+    risk_level: str
+    latency_ms: float
+    report: dict[str, Any]
+    row: dict[str, Any]
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form (the export format)."""
+        out = {k: v for k, v in self.row.items() if k != "report"}
+        out["created_at"] = self.created_at.isoformat()
+        out["report"] = self.report
+        return out
+
+
+def _migrate(engine: Engine) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(resources.files("ragaudit.store").joinpath("migrations")))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+class Store:
+    """The audit trail in one database. Build with :func:`open_store`."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    # --- audits -----------------------------------------------------------------------------
+    def record_audit(
+        self,
+        report: Report,
+        request: AuditRequest,
+        *,
+        audit_id: str | None = None,
+        trace_id: str | None = None,
+        answer_version: str | None = None,
+        latency_ms: float = 0.0,
+    ) -> str:
+        """Append one audit (its report, gate decision, and the request a reviewer needs) and return its id."""
+        audit_id = audit_id or str(uuid.uuid4())
+        decision = report.decision
+        row = {
+            "id": audit_id,
+            "created_at": now(),
+            "trace_id": trace_id,
+            "answer_version": answer_version,
+            "request_id": report.id,
+            "answer_hash": report.hashes.answer,
+            "source_set_hash": report.hashes.source_set,
+            "source_hashes": report.hashes.sources,
+            "judge": report.judge.name,
+            "judge_version": report.judge.version,
+            "model": None,
+            "prompt_version": None,
+            "risk_level": report.options.risk_level,
+            "label": report.label,
+            "faithfulness": report.faithfulness,
+            "decision": decision.action if decision else "deliver",
+            "decision_reasons": decision.reasons if decision else [],
+            "report": report.model_dump(mode="json"),
+            "request": request.model_dump(mode="json"),
+            "latency_ms": round(latency_ms, 3),
+        }
+        with self._begin() as conn:
+            conn.execute(insert(audits).values(**row))
+        return audit_id
+
+    def get_audit(self, audit_id: str) -> AuditRecord | None:
+        """One audit by id."""
+        with self._connect() as conn:
+            row = conn.execute(select(audits).where(audits.c.id == audit_id)).mappings().first()
+        return _record(dict(row)) if row else None
+
+    def list_audits(
+        self, *, since: datetime | None = None, decision: str | None = None, limit: int | None = None
+    ) -> list[AuditRecord]:
+        """Audits, newest first, filtered by time and decision."""
+        query = select(audits).order_by(audits.c.created_at.desc(), audits.c.id)
+        if since is not None:
+            query = query.where(audits.c.created_at >= since)
+        if decision is not None:
+            query = query.where(audits.c.decision == decision)
+        if limit is not None:
+            query = query.limit(limit)
+        with self._connect() as conn:
+            return [_record(dict(r)) for r in conn.execute(query).mappings()]
+
+    def iter_export(self, *, since: datetime | None = None, decision: str | None = None) -> Iterator[dict[str, Any]]:
+        """Audits with their reviews, oldest first, for downstream systems (JSON Lines)."""
+        for record in reversed(self.list_audits(since=since, decision=decision)):
+            out = record.as_dict()
+            out["reviews"] = self.reviews_for(record.id)
+            yield out
+
+    def count_audits(self) -> int:
+        """How many audits are stored."""
+        with self._connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(audits)).scalar_one())
+
+    # --- reviews ----------------------------------------------------------------------------
+    def open_reviews(self, *, decision: str | None = None, risk: str | None = None, older_than: timedelta | None = None) -> list[AuditRecord]:
+        """Audits the gate sent to human review that have no review yet, oldest first."""
+        reviewed = select(reviews.c.audit_id)
+        query = select(audits).where(audits.c.id.not_in(reviewed)).order_by(audits.c.created_at, audits.c.id)
+        query = query.where(audits.c.decision == (decision or "human_review"))
+        if risk:
+            query = query.where(audits.c.risk_level == risk)
+        if older_than is not None:
+            query = query.where(audits.c.created_at <= now() - older_than)
+        with self._connect() as conn:
+            return [_record(dict(r)) for r in conn.execute(query).mappings()]
+
+    def add_review(
+        self,
+        audit_id: str,
+        *,
+        reviewer: str,
+        decision: ReviewDecision,
+        claim_labels: dict[str, str],
+        edited_answer: str | None = None,
+        comment: str | None = None,
+    ) -> str:
+        """Record a reviewer's labels and decision for one audit."""
+        review_id = str(uuid.uuid4())
+        with self._begin() as conn:
+            conn.execute(
+                insert(reviews).values(
+                    id=review_id, audit_id=audit_id, created_at=now(), reviewer=reviewer, decision=decision,
+                    claim_labels=claim_labels, edited_answer=edited_answer, comment=comment,
+                )
+            )
+        return review_id
+
+    def reviews_for(self, audit_id: str) -> list[dict[str, Any]]:
+        """Every review of one audit, oldest first."""
+        with self._connect() as conn:
+            rows = conn.execute(select(reviews).where(reviews.c.audit_id == audit_id).order_by(reviews.c.created_at)).mappings()
+            return [{**dict(r), "created_at": _aware(r["created_at"]).isoformat()} for r in rows]
+
+    # --- jobs -------------------------------------------------------------------------------
+    def enqueue(self, job_id: str, request: dict[str, Any], options: dict[str, Any], callback_url: str | None) -> None:
+        """Queue an async audit."""
+        stamp = now()
+        with self._begin() as conn:
+            conn.execute(
+                insert(jobs).values(
+                    id=job_id, created_at=stamp, updated_at=stamp, state="queued", request=request,
+                    options=options, callback_url=callback_url, attempts=0,
+                )
+            )
+
+    def claim_job(self) -> dict[str, Any] | None:
+        """Take the oldest queued job (or one left running by a dead worker); None when idle."""
+        with self._begin() as conn:
+            query = select(jobs).where(jobs.c.state == "queued").order_by(jobs.c.created_at).limit(1)
+            if self.engine.dialect.name == "postgresql":
+                query = query.with_for_update(skip_locked=True)
+            row = conn.execute(query).mappings().first()
+            if row is None:
+                return None
+            taken = conn.execute(
+                update(jobs)
+                .where(jobs.c.id == row["id"], jobs.c.state == "queued")
+                .values(state="running", attempts=row["attempts"] + 1, updated_at=now())
+            )
+            return {**dict(row), "state": "running", "attempts": row["attempts"] + 1} if taken.rowcount == 1 else None
+
+    def requeue_running(self) -> int:
+        """At start-up: jobs a previous process was running are queued again (none is lost)."""
+        with self._begin() as conn:
+            return int(conn.execute(update(jobs).where(jobs.c.state == "running").values(state="queued", updated_at=now())).rowcount)
+
+    def finish_job(self, job_id: str, *, error: str | None = None) -> None:
+        """Mark a job done (its audit is recorded) or failed."""
+        with self._begin() as conn:
+            conn.execute(update(jobs).where(jobs.c.id == job_id).values(state="failed" if error else "done", error=error, updated_at=now()))
+
+    def job(self, job_id: str) -> dict[str, Any] | None:
+        """A job's row."""
+        with self._connect() as conn:
+            row = conn.execute(select(jobs).where(jobs.c.id == job_id)).mappings().first()
+        return dict(row) if row else None
+
+    def job_counts(self) -> dict[str, int]:
+        """Jobs per state."""
+        with self._connect() as conn:
+            return {r[0]: int(r[1]) for r in conn.execute(select(jobs.c.state, func.count()).group_by(jobs.c.state))}
+
+    # --- keys -------------------------------------------------------------------------------
+    def create_key(self, name: str, role: Role, key: str | None = None) -> str:
+        """Create an API key for ``role``; returns the key (only its hash is stored)."""
+        if role not in ROLES:
+            raise ConfigError(f"unknown role {role!r}: choose one of {', '.join(ROLES)}")
+        key = key or "rga_" + secrets.token_urlsafe(24)
+        with self._begin() as conn:
+            conn.execute(insert(api_keys).values(id=str(uuid.uuid4()), name=name, role=role, key_hash=hash_key(key), created_at=now()))
+        return key
+
+    def lookup_key(self, key: str) -> tuple[str, Role] | None:
+        """(name, role) of a valid key."""
+        with self._connect() as conn:
+            row = conn.execute(select(api_keys.c.name, api_keys.c.role).where(api_keys.c.key_hash == hash_key(key))).first()
+        return (row[0], row[1]) if row else None
+
+    def has_admin(self) -> bool:
+        """Whether any admin key exists."""
+        with self._connect() as conn:
+            return conn.execute(select(api_keys.c.id).where(api_keys.c.role == "admin").limit(1)).first() is not None
+
+    def list_keys(self) -> list[dict[str, Any]]:
+        """Key names, roles and creation times (never the keys)."""
+        with self._connect() as conn:
+            return [
+                {"id": r.id, "name": r.name, "role": r.role, "created_at": _aware(r.created_at).isoformat()}
+                for r in conn.execute(select(api_keys.c.id, api_keys.c.name, api_keys.c.role, api_keys.c.created_at))
+            ]
+
+    # --- retention --------------------------------------------------------------------------
+    def prune(self, older_than: timedelta, *, by: str = "cli") -> tuple[int, int]:
+        """Delete audits (and their reviews) older than ``older_than``; the deletion is recorded."""
+        cutoff = now() - older_than
+        with self._begin() as conn:
+            old = select(audits.c.id).where(audits.c.created_at < cutoff)
+            n_reviews = conn.execute(delete(reviews).where(reviews.c.audit_id.in_(old))).rowcount
+            n_audits = conn.execute(delete(audits).where(audits.c.created_at < cutoff)).rowcount
+            conn.execute(
+                insert(retention_log).values(at=now(), older_than=cutoff, audits_deleted=n_audits, reviews_deleted=n_reviews, by=by)
+            )
+        return int(n_audits), int(n_reviews)
+
+    def retention_history(self) -> list[dict[str, Any]]:
+        """Every prune that ran."""
+        with self._connect() as conn:
+            return [dict(r) for r in conn.execute(select(retention_log).order_by(retention_log.c.id)).mappings()]
+
+    # --- plumbing ---------------------------------------------------------------------------
+    def _connect(self) -> Any:
+        try:
+            return self.engine.connect()
+        except SQLAlchemyError as exc:
+            raise StorageError(f"cannot reach the database: {exc.__class__.__name__}: {exc}") from exc
+
+    def _begin(self) -> Any:
+        try:
+            return self.engine.begin()
+        except SQLAlchemyError as exc:
+            raise StorageError(f"cannot reach the database: {exc.__class__.__name__}: {exc}") from exc
+
+    def ping(self) -> bool:
+        """Whether the database answers."""
+        try:
+            with self.engine.connect() as conn:
+                conn.execute(select(1))
+            return True
+        except SQLAlchemyError:
+            return False
+
+    def close(self) -> None:
+        """Release connections."""
+        self.engine.dispose()
+
+
+def _record(row: dict[str, Any]) -> AuditRecord:
+    return AuditRecord(
+        id=row["id"], created_at=_aware(row["created_at"]), trace_id=row["trace_id"], answer_version=row["answer_version"],
+        decision=row["decision"], label=row["label"], faithfulness=row["faithfulness"], risk_level=row["risk_level"],
+        latency_ms=row["latency_ms"], report=row["report"], row=row,
+    )
+
+
+def open_store(url: str | None = None) -> Store:
+    """Open (and migrate) the audit trail at ``url``: ``sqlite:///file.db`` or ``postgresql+psycopg://…``."""
+    url = url or DEFAULT_URL
+    if not url.startswith(("sqlite", "postgresql")):
+        raise ConfigError(f"unsupported database URL {url!r}: use sqlite:///path.db or postgresql+psycopg://user@host/db")
+    if url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
+        Path(url.removeprefix("sqlite:///")).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    try:
+        connect_args = {"check_same_thread": False} if url.startswith("sqlite") else {}
+        engine = create_engine(url, pool_pre_ping=True, connect_args=connect_args)
+        if engine.dialect.name == "sqlite":
+
+            @event.listens_for(engine, "connect")
+            def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+                cursor = dbapi_connection.cursor()
+                cursor.execute("PRAGMA journal_mode=WAL")  # readers never block the writer
+                cursor.execute("PRAGMA busy_timeout=10000")
+                cursor.execute("PRAGMA foreign_keys=ON")
+                cursor.close()
+
+        _migrate(engine)
+    except SQLAlchemyError as exc:
+        raise StorageError(f"cannot open the audit trail at {url}: {exc.__class__.__name__}: {exc}") from exc
+    return Store(engine)
+
+
+def parse_age(text: str) -> timedelta:
+    """``90d``, ``12h``, ``30m`` or ``2w`` → a timedelta."""
+    units = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+    text = text.strip().lower()
+    if len(text) < 2 or text[-1] not in units or not text[:-1].isdigit():
+        raise ConfigError(f"age {text!r}: write a number and a unit, e.g. 90d, 12h, 30m or 2w")
+    return timedelta(**{units[text[-1]]: int(text[:-1])})
+
+
+__all__ = ["ROLES", "AuditRecord", "Store", "StorageError", "open_store", "parse_age"]

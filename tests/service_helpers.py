@@ -1,0 +1,86 @@
+"""Start a real `ragaudit serve` on 127.0.0.1 for end-to-end tests."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """A `ragaudit serve` subprocess."""
+
+    def __init__(self, database_url: str, admin_key: str = "admin-test-key", log: Path | None = None) -> None:
+        self.database_url = database_url
+        self.admin_key = admin_key
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Server:
+        env = {**os.environ, "RAGAUDIT_ADMIN_KEY": self.admin_key, "RAGAUDIT_DATABASE_URL": self.database_url}
+        if self.log:
+            with self.log.open("ab") as out:  # the child keeps its own handle
+                self.proc = subprocess.Popen(
+                    [sys.executable, "-m", "ragaudit", "serve", "--port", str(self.port)], env=env, stdout=out, stderr=out
+                )
+        else:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "ragaudit", "serve", "--port", str(self.port)],
+                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.url + "/readyz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"ragaudit serve exited with {self.proc.returncode}")
+            time.sleep(0.2)
+        raise RuntimeError("ragaudit serve did not become ready in 30 s")
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def client(self, key: str | None = None) -> httpx.Client:
+        return httpx.Client(base_url=self.url, headers={"Authorization": f"Bearer {key or self.admin_key}"}, timeout=30)
+
+
+def reset_postgres() -> bool:
+    """Empty the test database; False when PostgreSQL is not reachable."""
+    from sqlalchemy import create_engine, text
+
+    try:
+        engine = create_engine(PG_URL)
+        with engine.begin() as conn:
+            conn.execute(text("DROP TABLE IF EXISTS retention_log, api_keys, jobs, reviews, audits, alembic_version CASCADE"))
+        engine.dispose()
+        return True
+    except Exception:
+        return False
