@@ -21,6 +21,7 @@ from ragaudit.models import (
     AuditRequest,
     ClaimResult,
     ClaimType,
+    JudgeCall,
     JudgeInfo,
     Report,
     RiskLevel,
@@ -95,7 +96,10 @@ class Auditor:
         presupposed = question_keys(request.question)
         alignments = [align(c, index, presupposed=presupposed) for c in claims]
         t2 = time.perf_counter()
-        context = JudgeContext(index=index, question=request.question, risk_level=self.options.risk_level)
+        calls: list[JudgeCall] = []
+        context = JudgeContext(
+            index=index, question=request.question, risk_level=self.options.risk_level, answer=request.answer, calls=calls
+        )
         verdicts = self.judge.judge(alignments, context)
         t3 = time.perf_counter()
         results = [
@@ -112,6 +116,9 @@ class Auditor:
                 citations=c.citations,
                 inferable=v.inferable,
                 judge=v.judge,
+                escalation=v.escalation,
+                fabricated_evidence=v.fabricated_evidence,
+                agreement=v.agreement,
             )
             for c, v in zip(claims, verdicts, strict=True)
         ]
@@ -134,7 +141,14 @@ class Auditor:
             abstention=outcome.abstention,
             conflicts=outcome.conflicts,
             hashes=request_hashes(request.answer, request.sources, request.question),
-            judge=JudgeInfo(name=self.judge.name, version=self.judge.version),
+            judge=JudgeInfo(
+                name=self.judge.name,
+                version=self.judge.version,
+                model=getattr(self.judge, "model", None),
+                prompt_version=getattr(self.judge, "prompt_version", None),
+                prompt_hash=getattr(self.judge, "prompt_hash", None),
+            ),
+            llm_calls=calls,
             options=self.options,
             timings=Timings(
                 segment_ms=round((t1 - t0) * 1000, 3),

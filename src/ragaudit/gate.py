@@ -32,6 +32,7 @@ IssueType = Literal[
     "PARTIAL_SUPPORT",
     "MISSING_ABSTENTION",
     "SOURCE_CONFLICT",
+    "JUDGE_ESCALATION",
 ]
 
 
@@ -49,6 +50,8 @@ class RiskRules(BaseModel):
     missing_abstention: Action = "regenerate"
     source_conflict: Action = "deliver_with_caveat"
     below_threshold: Action = "regenerate"
+    escalation: Action = "human_review"
+    """A claim no judge could decide reliably (never silently passed or blocked)."""
 
 
 class Calibration(BaseModel):
@@ -143,6 +146,8 @@ def find_issues(report: Report, policy: Policy) -> list[Issue]:
             add("UNSUPPORTED_CLAIM", f"{quoted} is not stated in any source.", c.id)
         elif c.status == "partially_supported":
             add("PARTIAL_SUPPORT", f"{quoted} is only partly supported: {c.explanation}", c.id)
+        if c.escalation:
+            add("JUDGE_ESCALATION", f"{quoted} could not be judged reliably: {c.escalation}", c.id)
         check = c.citation_check
         if check and check.unknown:
             add("CITATION_FABRICATION", f"{quoted} cites {', '.join(check.unknown)}, which names no source.", c.id)
@@ -170,6 +175,7 @@ _FINDING_OF: dict[IssueType, str] = {
     "PARTIAL_SUPPORT": "partially_supported",
     "MISSING_ABSTENTION": "missing_abstention",
     "SOURCE_CONFLICT": "source_conflict",
+    "JUDGE_ESCALATION": "escalation",
 }
 
 

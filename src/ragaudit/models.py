@@ -95,6 +95,31 @@ class Evidence(_Model):
     """Whether the span supports the claim, contradicts it, or is only the closest text."""
 
 
+class FabricatedEvidence(_Model):
+    """A quote or source id a judge returned that is not in the sources."""
+
+    source_id: str
+    quote: str
+    reason: str
+    """``unknown source`` or ``quote not found in the source``."""
+
+
+class JudgeCall(_Model):
+    """One call to an LLM judge, as recorded in the report."""
+
+    judge: str
+    model: str
+    prompt_version: str
+    prompt_hash: str
+    claims: int
+    input_tokens: int = 0
+    output_tokens: int = 0
+    latency_ms: float = 0.0
+    attempt: int = 1
+    outcome: str = "ok"
+    """``ok``, ``cached``, ``retry: …``, ``repair: …`` or ``failed: …``."""
+
+
 class Verdict(_Model):
     """A judge's decision on one claim."""
 
@@ -107,6 +132,11 @@ class Verdict(_Model):
     """Not stated, but derivable from the sources (arithmetic, a stated rule applied)."""
     judge: str = "offline"
     """Name of the judge that decided this claim."""
+    escalation: str | None = None
+    """Why no judge could decide this claim reliably; the gate sends it to human review."""
+    fabricated_evidence: list[FabricatedEvidence] = Field(default_factory=list)
+    agreement: float | None = None
+    """For consensus judges: the share of judges that gave the winning status."""
 
 
 class CitationCheck(_Model):
@@ -141,6 +171,9 @@ class ClaimResult(_Model):
     involved_sources: list[str] = Field(default_factory=list)
     """For synthesis errors and conflicts: every source the claim draws on."""
     judge: str = "offline"
+    escalation: str | None = None
+    fabricated_evidence: list[FabricatedEvidence] = Field(default_factory=list)
+    agreement: float | None = None
 
 
 class Counts(_Model):
@@ -170,6 +203,9 @@ class JudgeInfo(_Model):
 
     name: str
     version: str
+    model: str | None = None
+    prompt_version: str | None = None
+    prompt_hash: str | None = None
 
 
 class AuditOptions(_Model):
@@ -270,6 +306,8 @@ class Report(_Model):
     options: AuditOptions
     decision: Decision | None = None
     """The gate's decision under the auditor's policy."""
+    llm_calls: list[JudgeCall] = Field(default_factory=list)
+    """Every LLM call made for this audit (none for the offline judge)."""
     timings: Timings = Field(default_factory=Timings)
 
     def to_view(self, name: str) -> dict[str, Any]:

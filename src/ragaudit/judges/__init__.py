@@ -8,12 +8,12 @@ claims of one request (with their alignments) into verdicts. Judges are looked u
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from ragaudit.align import Alignment, SourceIndex
 from ragaudit.errors import ConfigError
-from ragaudit.models import Verdict
+from ragaudit.models import JudgeCall, Verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +23,9 @@ class JudgeContext:
     index: SourceIndex
     question: str | None = None
     risk_level: str = "medium"
+    answer: str = ""
+    calls: list[JudgeCall] = field(default_factory=list)
+    """LLM judges append a record of every call here; it goes into the report."""
 
 
 @runtime_checkable
@@ -71,7 +74,7 @@ def get_judge(spec: str | Judge) -> Judge:
 
 
 def _load_builtin() -> None:
-    from ragaudit.judges import _offline  # noqa: F401  (registers "offline")
+    from ragaudit.judges import _combine, _llm, _offline  # noqa: F401  (register the built-in judges)
 
 
 __all__ = ["Judge", "JudgeContext", "get_judge", "judge_names", "register_judge"]

@@ -9,7 +9,7 @@ import logging
 import sys
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import timedelta
 from importlib import resources
 from typing import Any, Literal
@@ -140,7 +140,7 @@ class Service:
         self._auditors: dict[tuple[str, tuple[str, ...] | None], Auditor] = {}
         self.tasks: list[asyncio.Task[None]] = []
 
-    def auditor(self, risk_level: str, claim_types: list[str] | None) -> Auditor:
+    def auditor(self, risk_level: str, claim_types: Sequence[str] | None) -> Auditor:
         """A cached auditor per option set (they reuse source indexes)."""
         key = (risk_level, tuple(claim_types) if claim_types else None)
         if key not in self._auditors:
@@ -400,7 +400,7 @@ def create_app(settings: ServiceSettings | None = None, store: Store | None = No
     @app.get("/v1/reviews/{audit_id}", tags=["reviews"])
     async def get_reviews(audit_id: str, request: Request, _: tuple[str, Role] = Depends(require("reviewer"))) -> list[dict[str, Any]]:
         """Every review of an audit."""
-        return await asyncio.to_thread(request.app.state.service.store.reviews_for, audit_id)  # type: ignore[no-any-return]
+        return await asyncio.to_thread(request.app.state.service.store.reviews_for, audit_id)
 
     @app.post("/v1/keys", tags=["keys"], status_code=201)
     async def create_key(body: KeyBody, request: Request, _: tuple[str, Role] = Depends(require("admin"))) -> dict[str, str]:
@@ -411,7 +411,7 @@ def create_app(settings: ServiceSettings | None = None, store: Store | None = No
     @app.get("/v1/keys", tags=["keys"])
     async def list_keys(request: Request, _: tuple[str, Role] = Depends(require("admin"))) -> list[dict[str, Any]]:
         """Key names and roles (never the keys)."""
-        return await asyncio.to_thread(request.app.state.service.store.list_keys)  # type: ignore[no-any-return]
+        return await asyncio.to_thread(request.app.state.service.store.list_keys)
 
     @app.get("/review", response_class=HTMLResponse, include_in_schema=False)
     async def review_page() -> HTMLResponse:
