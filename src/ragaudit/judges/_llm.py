@@ -415,7 +415,7 @@ class LLMJudge:
             exc = state.outcome.exception() if state.outcome else None
             if isinstance(exc, RetryableError) and exc.retry_after is not None:
                 return min(exc.retry_after, 60.0)
-            return float(wait_exponential_jitter(initial=0.5, max=20)(state))
+            return float(wait_exponential_jitter(multiplier=0.5, max=20)(state))
 
         retrying = Retrying(
             retry=retry_if_exception_type(RetryableError),
