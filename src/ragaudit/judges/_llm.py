@@ -130,7 +130,7 @@ class OpenAICompatible:
         self.base_url = base_url.rstrip("/")
         self.model = model
         self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._client = httpx.Client(timeout=timeout)
+        self.timeout = timeout
 
     def complete(self, system: str, user: str, schema: dict[str, Any], mode: OutputMode, *, max_tokens: int, temperature: float) -> Completion:
         """One chat completion in ``mode``."""
@@ -148,9 +148,11 @@ class OpenAICompatible:
         else:
             payload["messages"][1]["content"] += "\nJSON schema of the output:\n" + json.dumps(schema)
         try:
-            response = self._client.post(f"{self.base_url}/chat/completions", json=payload, headers=self._headers)
+            # A client per call: judges live as long as their auditor, and nothing is left open.
+            with httpx.Client(timeout=self.timeout) as client:
+                response = client.post(f"{self.base_url}/chat/completions", json=payload, headers=self._headers)
         except httpx.TimeoutException as exc:
-            raise RetryableError(f"timed out after {self._client.timeout.read}s") from exc
+            raise RetryableError(f"timed out after {self.timeout}s") from exc
         except httpx.TransportError as exc:
             raise RetryableError(f"cannot reach {self.base_url}: {exc.__class__.__name__}") from exc
         _classify(response, mode)
@@ -170,7 +172,7 @@ class Anthropic:
         self.model = model
         self.base_url = base_url.rstrip("/")
         self._headers = {"x-api-key": api_key, "anthropic-version": "2023-06-01"}
-        self._client = httpx.Client(timeout=timeout)
+        self.timeout = timeout
 
     def complete(self, system: str, user: str, schema: dict[str, Any], mode: OutputMode, *, max_tokens: int, temperature: float) -> Completion:
         """One message; structured output is asked for in the prompt."""
@@ -185,7 +187,8 @@ class Anthropic:
             "temperature": temperature,
         }
         try:
-            response = self._client.post(f"{self.base_url}/messages", json=payload, headers=self._headers)
+            with httpx.Client(timeout=self.timeout) as client:
+                response = client.post(f"{self.base_url}/messages", json=payload, headers=self._headers)
         except httpx.TimeoutException as exc:
             raise RetryableError("timed out") from exc
         except httpx.TransportError as exc:
