@@ -44,8 +44,25 @@ def wrk(url: str, key: str, seconds: int, connections: int, workdir: Path) -> di
         f"wrk.headers['Authorization'] = 'Bearer {key}'\n"
     )
     out = subprocess.run(
-        ["wrk", "-t", "1", "-c", str(connections), "-d", f"{seconds}s", "--latency", "--timeout", "10s", "-s", str(script), url + "/v1/audits"],
-        capture_output=True, text=True, timeout=seconds + 30, check=True,
+        [
+            "wrk",
+            "-t",
+            "1",
+            "-c",
+            str(connections),
+            "-d",
+            f"{seconds}s",
+            "--latency",
+            "--timeout",
+            "10s",
+            "-s",
+            str(script),
+            url + "/v1/audits",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=seconds + 30,
+        check=True,
     ).stdout
 
     def ms(label: str) -> float:
@@ -106,8 +123,18 @@ def main() -> None:
         server = Server(db, log=workdir / "serve.log").start()
         sync = wrk(server.url, server.admin_key, args.seconds, args.connections, workdir)
         lost = burst(server, args.burst, workdir / "serve.log", db)
-    print(json.dumps({"database": args.db, "seconds": args.seconds, "connections": args.connections,
-                      "sync": sync, "async_burst_with_kill": lost}, indent=2))
+    print(
+        json.dumps(
+            {
+                "database": args.db,
+                "seconds": args.seconds,
+                "connections": args.connections,
+                "sync": sync,
+                "async_burst_with_kill": lost,
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Regenerate docs/review-page.png: a real server, one audit, the review page in headless Chromium.
 
-    python docs/make_review_screenshot.py
+python docs/make_review_screenshot.py
 """
 
 from __future__ import annotations
@@ -17,8 +17,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 from service_helpers import Server  # noqa: E402
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def main() -> None:

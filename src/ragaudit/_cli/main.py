@@ -416,7 +416,10 @@ def agreement(
 def serve(
     host: Annotated[str, typer.Option("--host", help="Interface to bind.", envvar="RAGAUDIT_HOST")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port.", envvar="RAGAUDIT_PORT")] = 8000,
-    database_url: Annotated[str | None, typer.Option("--db", help="Database URL (default sqlite:///ragaudit.db).", envvar="RAGAUDIT_DATABASE_URL")] = None,
+    database_url: Annotated[
+        str | None,
+        typer.Option("--db", help="Database URL (default sqlite:///ragaudit.db).", envvar="RAGAUDIT_DATABASE_URL"),
+    ] = None,
     workers: Annotated[int, typer.Option("--async-workers", help="Background workers for async audits.")] = 1,
 ) -> None:
     """Run the HTTP service (audits, review queue, review page at /review, metrics, OpenAPI at /docs)."""
@@ -463,7 +466,15 @@ def log_list(
     for column in ("id", "created", "decision", "label", "faithfulness", "risk", "trace"):
         table.add_column(column)
     for r in open_store(db).list_audits(since=_since(since), decision=decision, limit=limit):
-        table.add_row(r.id, r.created_at.strftime("%Y-%m-%d %H:%M:%S"), r.decision, r.label, f"{r.faithfulness:.2f}", r.risk_level, r.trace_id or "")
+        table.add_row(
+            r.id,
+            r.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+            r.decision,
+            r.label,
+            f"{r.faithfulness:.2f}",
+            r.risk_level,
+            r.trace_id or "",
+        )
     Console().print(table)
 
 
@@ -476,7 +487,9 @@ def log_show(audit_id: str, db: DbOpt = None) -> None:
     record = store.get_audit(audit_id)
     if record is None:
         fail(f"no audit {audit_id} in the audit trail")
-    sys.stdout.write(json.dumps({**record.as_dict(), "reviews": store.reviews_for(audit_id)}, indent=2, default=str) + "\n")
+    sys.stdout.write(
+        json.dumps({**record.as_dict(), "reviews": store.reviews_for(audit_id)}, indent=2, default=str) + "\n"
+    )
 
 
 @log_app.command("export")
@@ -485,7 +498,9 @@ def log_export(
     since: Annotated[str | None, typer.Option("--since", help="ISO date or age (7d).")] = None,
     decision: Annotated[str | None, typer.Option("--decision", help="Only this gate decision.")] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="File (default stdout).")] = None,
-    golden: Annotated[bool, typer.Option("--golden", help="Export reviewed audits as a golden set for ragaudit eval.")] = False,
+    golden: Annotated[
+        bool, typer.Option("--golden", help="Export reviewed audits as a golden set for ragaudit eval.")
+    ] = False,
 ) -> None:
     """Audits (with reviews) as JSON Lines, oldest first; --golden writes the eval format with human labels."""
     from ragaudit.store import open_store
@@ -508,16 +523,26 @@ def _golden_row(row: dict[str, Any]) -> dict[str, Any]:
     """A reviewed audit in the benchmark format: the reviewer's claim labels are the gold claims."""
     review = row["reviews"][-1]
     claims = [
-        {"start": c["start"], "end": c["end"], "text": c["text"], "status": review["claim_labels"].get(c["id"], c["status"])}
+        {
+            "start": c["start"],
+            "end": c["end"],
+            "text": c["text"],
+            "status": review["claim_labels"].get(c["id"], c["status"]),
+        }
         for c in row["report"]["claims"]
     ]
     bad = [c for c in claims if c["status"] != "supported"]
     request = row["request"]
     return {
-        "id": row["id"], "task": "review", "question": request.get("question"), "sources": request["sources"],
-        "answer": request["answer"], "label": "hallucinated" if bad or review["decision"] == "reject" else "faithful",
+        "id": row["id"],
+        "task": "review",
+        "question": request.get("question"),
+        "sources": request["sources"],
+        "answer": request["answer"],
+        "label": "hallucinated" if bad or review["decision"] == "reject" else "faithful",
         "spans": [{"start": c["start"], "end": c["end"], "text": c["text"], "type": c["status"]} for c in bad],
-        "claims": claims, "meta": {"reviewer": review["reviewer"], "review_decision": review["decision"]},
+        "claims": claims,
+        "meta": {"reviewer": review["reviewer"], "review_decision": review["decision"]},
     }
 
 

@@ -1,9 +1,9 @@
 """Judges made of judges: a cheap-to-strong cascade, and a consensus of several.
 
-    cascade:offline,openai-compatible:http://127.0.0.1:8081/v1#qwen        threshold 0.85
-    cascade:0.9,offline,openai:gpt-4o                                        threshold 0.9
-    consensus:majority:openai:gpt-4o|anthropic:claude-sonnet-4-5|offline
-    consensus:unanimous:3*openai-compatible:http://127.0.0.1:8081/v1#qwen?temperature=0.7
+cascade:offline,openai-compatible:http://127.0.0.1:8081/v1#qwen        threshold 0.85
+cascade:0.9,offline,openai:gpt-4o                                        threshold 0.9
+consensus:majority:openai:gpt-4o|anthropic:claude-sonnet-4-5|offline
+consensus:unanimous:3*openai-compatible:http://127.0.0.1:8081/v1#qwen?temperature=0.7
 """
 
 from __future__ import annotations
@@ -18,7 +18,11 @@ from ragaudit.models import ClaimStatus, Verdict
 
 # When judges tie, the least favourable status wins (never silently pass a claim).
 _SEVERITY: dict[ClaimStatus, int] = {
-    "supported": 0, "partially_supported": 1, "unsupported": 2, "contradicted": 3, "synthesis_error": 4,
+    "supported": 0,
+    "partially_supported": 1,
+    "unsupported": 2,
+    "contradicted": 3,
+    "synthesis_error": 4,
 }
 
 
@@ -64,7 +68,9 @@ class ConsensusJudge:
         self.judges, self.rule = judges, rule
         self.name = f"consensus-{rule}({', '.join(j.name for j in judges)})"
         self.model = None
-        self.prompt_version = next((getattr(j, "prompt_version", None) for j in judges if getattr(j, "prompt_version", None)), None)
+        self.prompt_version = next(
+            (getattr(j, "prompt_version", None) for j in judges if getattr(j, "prompt_version", None)), None
+        )
         self.prompt_hash = None
         self.last_kappa: float | None = None
 
@@ -117,7 +123,9 @@ def _make_cascade(argument: str) -> CascadeJudge:
     except ValueError:
         pass
     if not first or not rest:
-        raise ConfigError("cascade spec: write cascade:offline,<stronger judge spec> (optionally cascade:0.9,offline,<spec>)")
+        raise ConfigError(
+            "cascade spec: write cascade:offline,<stronger judge spec> (optionally cascade:0.9,offline,<spec>)"
+        )
     return CascadeJudge(get_judge(first.strip()), get_judge(rest.strip()), threshold)
 
 

@@ -111,15 +111,19 @@ def _classify(response: httpx.Response, mode: OutputMode | None) -> None:
         return
     body = response.text[:300]
     if mode in ("json_schema", "json_object") and (
-        response.status_code in (400, 422, 500, 501)
-        and re.search(r"response_format|json_schema|schema|grammar", body, re.IGNORECASE)
+        (
+            response.status_code in (400, 422, 500, 501)
+            and re.search(r"response_format|json_schema|schema|grammar", body, re.IGNORECASE)
+        )
         or (mode == "json_schema" and response.status_code == 500)
     ):
         raise UnsupportedMode(f"server rejected response_format {mode}: HTTP {response.status_code}")
     if response.status_code == 429 or response.status_code >= 500:
         raise RetryableError(f"HTTP {response.status_code}: {body}", _retry_after(response))
     if response.status_code in (401, 403):
-        raise JudgeError(f"the LLM server refused the API key (HTTP {response.status_code}); check the key's environment variable")
+        raise JudgeError(
+            f"the LLM server refused the API key (HTTP {response.status_code}); check the key's environment variable"
+        )
     raise JudgeError(f"HTTP {response.status_code} from the LLM server: {body}")
 
 
@@ -132,7 +136,9 @@ class OpenAICompatible:
         self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.timeout = timeout
 
-    def complete(self, system: str, user: str, schema: dict[str, Any], mode: OutputMode, *, max_tokens: int, temperature: float) -> Completion:
+    def complete(
+        self, system: str, user: str, schema: dict[str, Any], mode: OutputMode, *, max_tokens: int, temperature: float
+    ) -> Completion:
         """One chat completion in ``mode``."""
         payload: dict[str, Any] = {
             "model": self.model,
@@ -168,13 +174,17 @@ class OpenAICompatible:
 class Anthropic:
     """The Messages API over HTTP (schema in the prompt; the reply is prefilled with ``{``)."""
 
-    def __init__(self, model: str, api_key: str, timeout: float, base_url: str = "https://api.anthropic.com/v1") -> None:
+    def __init__(
+        self, model: str, api_key: str, timeout: float, base_url: str = "https://api.anthropic.com/v1"
+    ) -> None:
         self.model = model
         self.base_url = base_url.rstrip("/")
         self._headers = {"x-api-key": api_key, "anthropic-version": "2023-06-01"}
         self.timeout = timeout
 
-    def complete(self, system: str, user: str, schema: dict[str, Any], mode: OutputMode, *, max_tokens: int, temperature: float) -> Completion:
+    def complete(
+        self, system: str, user: str, schema: dict[str, Any], mode: OutputMode, *, max_tokens: int, temperature: float
+    ) -> Completion:
         """One message; structured output is asked for in the prompt."""
         payload = {
             "model": self.model,
@@ -212,10 +222,9 @@ def _normalised(text: str) -> tuple[str, list[int]]:
         if ch.isalnum():
             chars.append(ch.lower())
             origin.append(i)
-        elif ch.isspace() or not ch.isalnum():
-            if chars and chars[-1] != " ":
-                chars.append(" ")
-                origin.append(i)
+        elif (ch.isspace() or not ch.isalnum()) and chars and chars[-1] != " ":
+            chars.append(" ")
+            origin.append(i)
     return "".join(chars), origin
 
 
@@ -257,9 +266,15 @@ def verify_evidence(
             continue
         span = locate_quote(source.text, q.quote)
         if span is None:
-            fake.append(FabricatedEvidence(source_id=q.source_id, quote=q.quote, reason="quote not found in the source"))
+            fake.append(
+                FabricatedEvidence(source_id=q.source_id, quote=q.quote, reason="quote not found in the source")
+            )
             continue
-        real.append(Evidence(source_id=source.id, start=span[0], end=span[1], quote=source.text[span[0] : span[1]], relation=relation))
+        real.append(
+            Evidence(
+                source_id=source.id, start=span[0], end=span[1], quote=source.text[span[0] : span[1]], relation=relation
+            )
+        )
     return real, fake
 
 
@@ -382,17 +397,24 @@ class LLMJudge:
                 context.calls.append(self._record(len(chunk), 0, 0, 0.0, attempts, f"failed: {problem[:120]}"))
                 break
             budget.used_tokens += completion.input_tokens + completion.output_tokens
-            budget.used_cost += (completion.input_tokens * self.input_price + completion.output_tokens * self.output_price) / 1000
+            budget.used_cost += (
+                completion.input_tokens * self.input_price + completion.output_tokens * self.output_price
+            ) / 1000
             raw = completion.text
             answer, problem = self._parse(raw, ids)
             outcome = "ok" if answer else f"{step}: {problem[:120]}"
-            context.calls.append(self._record(len(chunk), completion.input_tokens, completion.output_tokens, latency, attempts, outcome))
+            context.calls.append(
+                self._record(len(chunk), completion.input_tokens, completion.output_tokens, latency, attempts, outcome)
+            )
             if answer is not None:
                 break
             if step == "call":
                 messages = f"{user}\n\nYour previous output was invalid: {problem}. Answer again with valid JSON only."
         if answer is None:
-            return [self._escalate(a, f"{self.name} gave no valid verdict after {attempts} call(s): {problem}") for a in chunk]
+            return [
+                self._escalate(a, f"{self.name} gave no valid verdict after {attempts} call(s): {problem}")
+                for a in chunk
+            ]
         with self._lock:
             self._cache[key] = (answer, 0, 0)
             if len(self._cache) > self._cache_size:
@@ -462,9 +484,8 @@ class LLMJudge:
             if status in ("supported", "partially_supported") and not _states_claim(a.claim.text, evidence):
                 # Never count a claim as supported on evidence that is missing, invented, or off-topic.
                 status = "unsupported"
-                escalation = (
-                    f"{self.name} called it {v.status}, but its evidence "
-                    + ("could not be found in the sources" if fabricated else "does not state the claim")
+                escalation = f"{self.name} called it {v.status}, but its evidence " + (
+                    "could not be found in the sources" if fabricated else "does not state the claim"
                 )
                 explanation = f"{explanation} (Unverified: {escalation}.)"
             elif status in ("contradicted", "synthesis_error") and not evidence:
@@ -494,8 +515,16 @@ class LLMJudge:
 
     def _record(self, claims: int, tin: int, tout: int, latency: float, attempt: int, outcome: str) -> JudgeCall:
         return JudgeCall(
-            judge=self.name, model=self.model, prompt_version=self.prompt_version, prompt_hash=self.prompt_hash,
-            claims=claims, input_tokens=tin, output_tokens=tout, latency_ms=round(latency, 1), attempt=attempt, outcome=outcome,
+            judge=self.name,
+            model=self.model,
+            prompt_version=self.prompt_version,
+            prompt_hash=self.prompt_hash,
+            claims=claims,
+            input_tokens=tin,
+            output_tokens=tout,
+            latency_ms=round(latency, 1),
+            attempt=attempt,
+            outcome=outcome,
         )
 
 
@@ -505,14 +534,34 @@ def _options(text: str) -> tuple[str, dict[str, str]]:
 
 
 def _build(provider: OpenAICompatible | Anthropic, name: str, opts: dict[str, str]) -> LLMJudge:
-    known = {"task", "max_tokens", "temperature", "retries", "concurrency", "token_budget", "cost_budget",
-             "input_price", "output_price", "batch", "timeout"}
+    known = {
+        "task",
+        "max_tokens",
+        "temperature",
+        "retries",
+        "concurrency",
+        "token_budget",
+        "cost_budget",
+        "input_price",
+        "output_price",
+        "batch",
+        "timeout",
+    }
     unknown = sorted(set(opts) - known)
     if unknown:
         raise ConfigError(f"unknown judge option(s) {unknown}: use {', '.join(sorted(known))}")
     kwargs: dict[str, Any] = {}
-    for key, cast in (("max_tokens", int), ("temperature", float), ("retries", int), ("concurrency", int),
-                      ("token_budget", int), ("cost_budget", float), ("input_price", float), ("output_price", float), ("batch", int)):
+    for key, cast in (
+        ("max_tokens", int),
+        ("temperature", float),
+        ("retries", int),
+        ("concurrency", int),
+        ("token_budget", int),
+        ("cost_budget", float),
+        ("input_price", float),
+        ("output_price", float),
+        ("batch", int),
+    ):
         if key in opts:
             try:
                 kwargs[key] = cast(opts[key])
@@ -533,7 +582,9 @@ def _make_compatible(argument: str) -> LLMJudge:
     spec, opts = _options(argument)
     url, _, model = spec.partition("#")
     if not url.startswith(("http://", "https://")) or not model:
-        raise ConfigError(f"openai-compatible judge spec {argument!r}: write openai-compatible:http://host:port/v1#model")
+        raise ConfigError(
+            f"openai-compatible judge spec {argument!r}: write openai-compatible:http://host:port/v1#model"
+        )
     provider = OpenAICompatible(url, model, _key("RAGAUDIT_LLM_API_KEY", False), float(opts.get("timeout", 120)))
     return _build(provider, f"openai-compatible:{model}", opts)
 
@@ -555,5 +606,7 @@ def _make_anthropic(argument: str) -> LLMJudge:
         raise ConfigError("anthropic judge spec needs a model: --judge anthropic:claude-sonnet-4-5")
     key = _key("ANTHROPIC_API_KEY", True)
     assert key is not None
-    provider = Anthropic(model, key, float(opts.get("timeout", 60)), os.environ.get("ANTHROPIC_BASE_URL", "https://api.anthropic.com/v1"))
+    provider = Anthropic(
+        model, key, float(opts.get("timeout", 60)), os.environ.get("ANTHROPIC_BASE_URL", "https://api.anthropic.com/v1")
+    )
     return _build(provider, f"anthropic:{model}", opts)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from ragaudit._text import ANTONYMS, LIGHT_WORDS, Term, analyze, stem
+from ragaudit._text import ANTONYMS, CERTAINTY, LIGHT_WORDS, Term, analyze, name_keys, stem
 from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.judges import JudgeContext, register_judge
 from ragaudit.models import Verdict
@@ -93,7 +93,7 @@ def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
     claim_numbers = {k for k in keys if k[0] in "#@"}
     claim_cues = alignment.cues
     content = [k for k in alignment.keys if k[0] not in "#@"]
-    novel_names = {t.key for t in alignment.terms if t.capital} - index.vocabulary
+    novel_names = _names(alignment) - index.vocabulary
     if not claim_cues.negated:
         for unit in alignment.best:
             # A record field set to false ("OutdoorSeating": false) that the claim asserts.
@@ -119,13 +119,12 @@ def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
         unit_change = _unit_change(alignment, unit)
         if unit_change:
             conflicts.append(Conflict("unit", unit_change, unit))
-        if not claim_cues.negated and unit.cues.negated_heads & keys:
+        # An even number of negations ("may not … without consent") asserts, so only odd counts deny.
+        if not claim_cues.negated and unit.cues.negated and unit.cues.negated_heads & keys:
             denied = unit.cues.negated_keys & keys
-            if (
-                len(denied) >= min(2, len(unit.cues.negated_keys))
-                and close(set())
-                and (len(shared_words) >= 3 or unit.leaf)
-            ):
+            # The negated word itself is in the claim, so a looser match of the rest suffices.
+            loose = len(shared_words) >= 0.7 * max(1, len(content))
+            if len(denied) >= min(2, len(unit.cues.negated_keys)) and loose and (len(shared_words) >= 3 or unit.leaf):
                 conflicts.append(Conflict("negation", f"{_show(denied)} as true where the source negates it", unit))
         elif (
             claim_cues.negated
@@ -148,7 +147,8 @@ def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
                     Conflict("quantifier", f"'{q}' {noun} where the source says '{unit_quantified[noun]}'", unit)
                 )
                 break
-        if claim_cues.certain and unit.cues.hedged and not unit.cues.certain and close(set()):
+        certainty_words = {t.key for t in alignment.terms if t.key in _CERTAIN_KEYS}
+        if claim_cues.certain and unit.cues.hedged and not unit.cues.certain and close(certainty_words):
             conflicts.append(Conflict("certainty", "a certain statement where the source only hedges", unit))
         other_names = unit.entities - keys
         if novel_names and other_names and close(novel_names):
@@ -275,11 +275,19 @@ def added_detail(alignment: Alignment, index: SourceIndex, *, strict: bool = Fal
     Only specific details count (a name or a number), since novel plain words are usually
     paraphrase; with ``strict`` (high risk) any part made only of novel words counts.
     """
-    parts = [p for p in _PART_SPLIT_RE.split(alignment.claim.text) if p and p.strip()]
+    text = alignment.claim.text
+    cuts = [0, *(x for m in _PART_SPLIT_RE.finditer(text) for x in m.span()), len(text)]
+    parts = [(cuts[i], cuts[i + 1]) for i in range(0, len(cuts), 2) if cuts[i + 1] > cuts[i]]
     if len(parts) < 2:
         return None
-    for part in parts:
-        terms = [t for t in analyze(part) if t.kind in ("word", "num", "time") and t.key not in LIGHT_WORDS]
+    for start, end in parts:
+        # The claim's own terms, so a capital keeps meaning "a name" inside the part.
+        terms = [
+            t
+            for t in alignment.terms
+            if start <= t.start < end and t.kind in ("word", "num", "time") and t.key not in LIGHT_WORDS
+        ]
+        part = text[start:end]
         if not terms or any(t.key in index.vocabulary for t in terms):
             continue
         specific = strict or any(t.kind != "word" or t.capital for t in terms)
@@ -291,6 +299,14 @@ def added_detail(alignment: Alignment, index: SourceIndex, *, strict: bool = Fal
         if specific and rest and rest_share >= 0.8:
             return part.strip()
     return None
+
+
+_CERTAIN_KEYS = frozenset(stem(w) for w in CERTAINTY)
+
+
+def _names(alignment: Alignment) -> set[str]:
+    """Keys of names in the claim."""
+    return name_keys(alignment.terms, alignment.claim.text)
 
 
 def _is_year(key: str) -> bool:

@@ -90,7 +90,13 @@ def output_schema(claim_ids: Sequence[str]) -> dict[str, Any]:
                         "claim_id": {"type": "string", "enum": list(claim_ids)},
                         "status": {
                             "type": "string",
-                            "enum": ["supported", "partially_supported", "unsupported", "contradicted", "synthesis_error"],
+                            "enum": [
+                                "supported",
+                                "partially_supported",
+                                "unsupported",
+                                "contradicted",
+                                "synthesis_error",
+                            ],
                         },
                         "confidence": {"type": "number", "minimum": 0, "maximum": 1},
                         "explanation": {"type": "string", "maxLength": 240},
@@ -139,5 +145,7 @@ def user_prompt(sources: Sequence[tuple[str, str]], claims: Sequence[tuple[str, 
 
 def prompt_hash(task: Task) -> str:
     """A short digest identifying the template text (any edit changes it)."""
-    text = json.dumps([PROMPT_VERSION, _BASE, _TASK_NOTES[task], _RISK_NOTES, _FEW_SHOT, output_schema(["c"])], sort_keys=True)
+    text = json.dumps(
+        [PROMPT_VERSION, _BASE, _TASK_NOTES[task], _RISK_NOTES, _FEW_SHOT, output_schema(["c"])], sort_keys=True
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:16]

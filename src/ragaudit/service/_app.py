@@ -77,7 +77,9 @@ class ReviewBody(BaseModel):
     """``POST /v1/reviews/{id}`` body."""
 
     decision: Literal["approve", "reject", "edit_and_approve"]
-    claim_labels: dict[str, Literal["supported", "partially_supported", "unsupported", "contradicted", "synthesis_error"]] = {}
+    claim_labels: dict[
+        str, Literal["supported", "partially_supported", "unsupported", "contradicted", "synthesis_error"]
+    ] = {}
     edited_answer: str | None = None
     comment: str | None = None
 
@@ -96,12 +98,17 @@ class Metrics:
         self.registry = CollectorRegistry()
         self.audits = Counter("ragaudit_audits_total", "Audits completed", ["mode", "decision"], registry=self.registry)
         self.latency = Histogram(
-            "ragaudit_audit_seconds", "Audit latency", ["mode"], registry=self.registry,
+            "ragaudit_audit_seconds",
+            "Audit latency",
+            ["mode"],
+            registry=self.registry,
             buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
         )
         self.judge_calls = Counter("ragaudit_judge_calls_total", "Judge invocations", ["judge"], registry=self.registry)
         self.errors = Counter("ragaudit_errors_total", "Errors", ["kind"], registry=self.registry)
-        self.http = Histogram("ragaudit_http_seconds", "HTTP request latency", ["method", "route", "status"], registry=self.registry)
+        self.http = Histogram(
+            "ragaudit_http_seconds", "HTTP request latency", ["method", "route", "status"], registry=self.registry
+        )
         self.queued = Gauge("ragaudit_jobs_queued", "Async audits waiting", registry=self.registry)
 
 
@@ -110,7 +117,11 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         """Render the record and its ``extra`` fields as JSON."""
-        data: dict[str, Any] = {"ts": round(record.created, 3), "level": record.levelname.lower(), "msg": record.getMessage()}
+        data: dict[str, Any] = {
+            "ts": round(record.created, 3),
+            "level": record.levelname.lower(),
+            "msg": record.getMessage(),
+        }
         data.update(getattr(record, "fields", {}))
         if record.exc_info:
             data["error"] = self.formatException(record.exc_info)
@@ -140,12 +151,15 @@ class Service:
         self._auditors: dict[tuple[str, tuple[str, ...] | None], Auditor] = {}
         self.tasks: list[asyncio.Task[None]] = []
 
-    def auditor(self, risk_level: str, claim_types: Sequence[str] | None) -> Auditor:
+    def auditor(self, risk_level: RiskLevel, claim_types: Sequence[ClaimType] | None) -> Auditor:
         """A cached auditor per option set (they reuse source indexes)."""
         key = (risk_level, tuple(claim_types) if claim_types else None)
         if key not in self._auditors:
             self._auditors[key] = Auditor(
-                self.settings.judge, risk_level=risk_level, claim_types=claim_types, policy=self.settings.policy  # type: ignore[arg-type]
+                self.settings.judge,
+                risk_level=risk_level,
+                claim_types=claim_types,
+                policy=self.settings.policy,
             )
         return self._auditors[key]
 
@@ -156,15 +170,28 @@ class Service:
         auditor = self.auditor(body.risk_level, body.claim_types)
         report = auditor.audit(request)
         latency = time.perf_counter() - t0
-        self.store.record_audit(report, request, audit_id=audit_id, trace_id=body.trace_id,
-                                answer_version=body.answer_version, latency_ms=latency * 1000)
+        self.store.record_audit(
+            report,
+            request,
+            audit_id=audit_id,
+            trace_id=body.trace_id,
+            answer_version=body.answer_version,
+            latency_ms=latency * 1000,
+        )
         decision = report.decision.action if report.decision else "deliver"
         self.metrics.audits.labels(mode, decision).inc()
         self.metrics.latency.labels(mode).observe(latency)
         self.metrics.judge_calls.labels(auditor.judge.name).inc()
-        fields: dict[str, Any] = {"audit_id": audit_id, "mode": mode, "decision": decision, "label": report.label,
-                                  "faithfulness": report.faithfulness, "latency_ms": round(latency * 1000, 2),
-                                  "answer_hash": report.hashes.answer, "trace_id": body.trace_id}
+        fields: dict[str, Any] = {
+            "audit_id": audit_id,
+            "mode": mode,
+            "decision": decision,
+            "label": report.label,
+            "faithfulness": report.faithfulness,
+            "latency_ms": round(latency * 1000, 2),
+            "answer_hash": report.hashes.answer,
+            "trace_id": body.trace_id,
+        }
         if self.settings.log_text:
             fields.update(answer=request.answer, sources=[s.model_dump() for s in request.sources])
         _event("audit recorded", **fields)
@@ -220,8 +247,11 @@ def require(*roles: Role) -> Callable[[Request], Awaitable[tuple[str, Role]]]:
         key = _bearer(request)
         found = await asyncio.to_thread(service.store.lookup_key, key) if key else None
         if found is None:
-            raise HTTPException(401, "missing or invalid API key: send Authorization: Bearer <key>",
-                                headers={"WWW-Authenticate": "Bearer"})
+            raise HTTPException(
+                401,
+                "missing or invalid API key: send Authorization: Bearer <key>",
+                headers={"WWW-Authenticate": "Bearer"},
+            )
         if found[1] != "admin" and found[1] not in roles:
             raise HTTPException(403, f"role {found[1]!r} may not do this; needs one of {', '.join(roles)}")
         return found
@@ -343,7 +373,9 @@ def create_app(settings: ServiceSettings | None = None, store: Store | None = No
 
     @app.get("/v1/audits/{audit_id}", tags=["audits"])
     async def get_audit(
-        audit_id: str, request: Request, view: str = "canonical",
+        audit_id: str,
+        request: Request,
+        view: str = "canonical",
         _: tuple[str, Role] = Depends(require("auditor", "reviewer")),
     ) -> dict[str, Any]:
         """An audit's state and, when done, its report in the chosen view."""
@@ -351,7 +383,9 @@ def create_app(settings: ServiceSettings | None = None, store: Store | None = No
 
     @app.get("/v1/audits", tags=["audits"])
     async def list_audits(
-        request: Request, decision: str | None = None, limit: int = Query(50, le=500),
+        request: Request,
+        decision: str | None = None,
+        limit: int = Query(50, le=500),
         _: tuple[str, Role] = Depends(require("reviewer")),
     ) -> list[dict[str, Any]]:
         """Recent audits, newest first (summaries)."""
@@ -376,7 +410,9 @@ def create_app(settings: ServiceSettings | None = None, store: Store | None = No
 
     @app.post("/v1/reviews/{audit_id}", tags=["reviews"], status_code=201)
     async def post_review(
-        audit_id: str, body: ReviewBody, request: Request,
+        audit_id: str,
+        body: ReviewBody,
+        request: Request,
         who: tuple[str, Role] = Depends(require("reviewer")),
     ) -> dict[str, Any]:
         """Record a reviewer's per-claim labels and decision."""
@@ -391,19 +427,28 @@ def create_app(settings: ServiceSettings | None = None, store: Store | None = No
         if body.decision == "edit_and_approve" and not body.edited_answer:
             raise HTTPException(422, "edit_and_approve needs the edited answer in 'edited_answer'")
         review_id = await asyncio.to_thread(
-            service.store.add_review, audit_id, reviewer=who[0], decision=body.decision,
-            claim_labels=dict(body.claim_labels), edited_answer=body.edited_answer, comment=body.comment,
+            service.store.add_review,
+            audit_id,
+            reviewer=who[0],
+            decision=body.decision,
+            claim_labels=dict(body.claim_labels),
+            edited_answer=body.edited_answer,
+            comment=body.comment,
         )
         _event("review recorded", audit_id=audit_id, review_id=review_id, reviewer=who[0], decision=body.decision)
         return {"id": review_id, "audit_id": audit_id, "reviewer": who[0], "decision": body.decision}
 
     @app.get("/v1/reviews/{audit_id}", tags=["reviews"])
-    async def get_reviews(audit_id: str, request: Request, _: tuple[str, Role] = Depends(require("reviewer"))) -> list[dict[str, Any]]:
+    async def get_reviews(
+        audit_id: str, request: Request, _: tuple[str, Role] = Depends(require("reviewer"))
+    ) -> list[dict[str, Any]]:
         """Every review of an audit."""
         return await asyncio.to_thread(request.app.state.service.store.reviews_for, audit_id)
 
     @app.post("/v1/keys", tags=["keys"], status_code=201)
-    async def create_key(body: KeyBody, request: Request, _: tuple[str, Role] = Depends(require("admin"))) -> dict[str, str]:
+    async def create_key(
+        body: KeyBody, request: Request, _: tuple[str, Role] = Depends(require("admin"))
+    ) -> dict[str, str]:
         """Create an API key (returned once; stored hashed)."""
         key = await asyncio.to_thread(request.app.state.service.store.create_key, body.name, body.role)
         return {"name": body.name, "role": body.role, "key": key}

@@ -162,7 +162,9 @@ class Store:
             return int(conn.execute(select(func.count()).select_from(audits)).scalar_one())
 
     # --- reviews ----------------------------------------------------------------------------
-    def open_reviews(self, *, decision: str | None = None, risk: str | None = None, older_than: timedelta | None = None) -> list[AuditRecord]:
+    def open_reviews(
+        self, *, decision: str | None = None, risk: str | None = None, older_than: timedelta | None = None
+    ) -> list[AuditRecord]:
         """Audits the gate sent to human review that have no review yet, oldest first."""
         reviewed = select(reviews.c.audit_id)
         query = select(audits).where(audits.c.id.not_in(reviewed)).order_by(audits.c.created_at, audits.c.id)
@@ -189,8 +191,14 @@ class Store:
         with self._begin() as conn:
             conn.execute(
                 insert(reviews).values(
-                    id=review_id, audit_id=audit_id, created_at=now(), reviewer=reviewer, decision=decision,
-                    claim_labels=claim_labels, edited_answer=edited_answer, comment=comment,
+                    id=review_id,
+                    audit_id=audit_id,
+                    created_at=now(),
+                    reviewer=reviewer,
+                    decision=decision,
+                    claim_labels=claim_labels,
+                    edited_answer=edited_answer,
+                    comment=comment,
                 )
             )
         return review_id
@@ -198,7 +206,9 @@ class Store:
     def reviews_for(self, audit_id: str) -> list[dict[str, Any]]:
         """Every review of one audit, oldest first."""
         with self._connect() as conn:
-            rows = conn.execute(select(reviews).where(reviews.c.audit_id == audit_id).order_by(reviews.c.created_at)).mappings()
+            rows = conn.execute(
+                select(reviews).where(reviews.c.audit_id == audit_id).order_by(reviews.c.created_at)
+            ).mappings()
             return [{**dict(r), "created_at": _aware(r["created_at"]).isoformat()} for r in rows]
 
     # --- jobs -------------------------------------------------------------------------------
@@ -208,8 +218,14 @@ class Store:
         with self._begin() as conn:
             conn.execute(
                 insert(jobs).values(
-                    id=job_id, created_at=stamp, updated_at=stamp, state="queued", request=request,
-                    options=options, callback_url=callback_url, attempts=0,
+                    id=job_id,
+                    created_at=stamp,
+                    updated_at=stamp,
+                    state="queued",
+                    request=request,
+                    options=options,
+                    callback_url=callback_url,
+                    attempts=0,
                 )
             )
 
@@ -232,12 +248,20 @@ class Store:
     def requeue_running(self) -> int:
         """At start-up: jobs a previous process was running are queued again (none is lost)."""
         with self._begin() as conn:
-            return int(conn.execute(update(jobs).where(jobs.c.state == "running").values(state="queued", updated_at=now())).rowcount)
+            return int(
+                conn.execute(
+                    update(jobs).where(jobs.c.state == "running").values(state="queued", updated_at=now())
+                ).rowcount
+            )
 
     def finish_job(self, job_id: str, *, error: str | None = None) -> None:
         """Mark a job done (its audit is recorded) or failed."""
         with self._begin() as conn:
-            conn.execute(update(jobs).where(jobs.c.id == job_id).values(state="failed" if error else "done", error=error, updated_at=now()))
+            conn.execute(
+                update(jobs)
+                .where(jobs.c.id == job_id)
+                .values(state="failed" if error else "done", error=error, updated_at=now())
+            )
 
     def job(self, job_id: str) -> dict[str, Any] | None:
         """A job's row."""
@@ -257,13 +281,19 @@ class Store:
             raise ConfigError(f"unknown role {role!r}: choose one of {', '.join(ROLES)}")
         key = key or "rga_" + secrets.token_urlsafe(24)
         with self._begin() as conn:
-            conn.execute(insert(api_keys).values(id=str(uuid.uuid4()), name=name, role=role, key_hash=hash_key(key), created_at=now()))
+            conn.execute(
+                insert(api_keys).values(
+                    id=str(uuid.uuid4()), name=name, role=role, key_hash=hash_key(key), created_at=now()
+                )
+            )
         return key
 
     def lookup_key(self, key: str) -> tuple[str, Role] | None:
         """(name, role) of a valid key."""
         with self._connect() as conn:
-            row = conn.execute(select(api_keys.c.name, api_keys.c.role).where(api_keys.c.key_hash == hash_key(key))).first()
+            row = conn.execute(
+                select(api_keys.c.name, api_keys.c.role).where(api_keys.c.key_hash == hash_key(key))
+            ).first()
         return (row[0], row[1]) if row else None
 
     def has_admin(self) -> bool:
@@ -288,7 +318,9 @@ class Store:
             n_reviews = conn.execute(delete(reviews).where(reviews.c.audit_id.in_(old))).rowcount
             n_audits = conn.execute(delete(audits).where(audits.c.created_at < cutoff)).rowcount
             conn.execute(
-                insert(retention_log).values(at=now(), older_than=cutoff, audits_deleted=n_audits, reviews_deleted=n_reviews, by=by)
+                insert(retention_log).values(
+                    at=now(), older_than=cutoff, audits_deleted=n_audits, reviews_deleted=n_reviews, by=by
+                )
             )
         return int(n_audits), int(n_reviews)
 
@@ -326,9 +358,17 @@ class Store:
 
 def _record(row: dict[str, Any]) -> AuditRecord:
     return AuditRecord(
-        id=row["id"], created_at=_aware(row["created_at"]), trace_id=row["trace_id"], answer_version=row["answer_version"],
-        decision=row["decision"], label=row["label"], faithfulness=row["faithfulness"], risk_level=row["risk_level"],
-        latency_ms=row["latency_ms"], report=row["report"], row=row,
+        id=row["id"],
+        created_at=_aware(row["created_at"]),
+        trace_id=row["trace_id"],
+        answer_version=row["answer_version"],
+        decision=row["decision"],
+        label=row["label"],
+        faithfulness=row["faithfulness"],
+        risk_level=row["risk_level"],
+        latency_ms=row["latency_ms"],
+        report=row["report"],
+        row=row,
     )
 
 
@@ -336,7 +376,9 @@ def open_store(url: str | None = None) -> Store:
     """Open (and migrate) the audit trail at ``url``: ``sqlite:///file.db`` or ``postgresql+psycopg://…``."""
     url = url or DEFAULT_URL
     if not url.startswith(("sqlite", "postgresql")):
-        raise ConfigError(f"unsupported database URL {url!r}: use sqlite:///path.db or postgresql+psycopg://user@host/db")
+        raise ConfigError(
+            f"unsupported database URL {url!r}: use sqlite:///path.db or postgresql+psycopg://user@host/db"
+        )
     if url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
         Path(url.removeprefix("sqlite:///")).expanduser().parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -367,4 +409,4 @@ def parse_age(text: str) -> timedelta:
     return timedelta(**{units[text[-1]]: int(text[:-1])})
 
 
-__all__ = ["ROLES", "AuditRecord", "Store", "StorageError", "open_store", "parse_age"]
+__all__ = ["ROLES", "AuditRecord", "StorageError", "Store", "open_store", "parse_age"]

@@ -15,7 +15,9 @@ if connection is not None:
     with context.begin_transaction():
         context.run_migrations()
 else:
-    engine = engine_from_config(config.get_section(config.config_ini_section) or {}, prefix="sqlalchemy.", poolclass=pool.NullPool)
+    engine = engine_from_config(
+        config.get_section(config.config_ini_section) or {}, prefix="sqlalchemy.", poolclass=pool.NullPool
+    )
     with engine.connect() as conn:
         context.configure(connection=conn, target_metadata=metadata, render_as_batch=True)
         with context.begin_transaction():
