@@ -1,6 +1,6 @@
 """LLM judges against the offline judge: quality, LLM calls, tokens and time per audit.
 
-    python benchmarks/llm_judges.py [--limit 100]
+    python benchmarks/llm_judges.py [--limit 100]   # RESULTS.md was made with --limit 30 (CPU time)
 
 Data: the first N rows of the RAGTruth dev half (meta.hash_half == "dev"), and the project's own
 hand-written cases (benchmarks/data/own_cases.jsonl). Judges: offline; Qwen2.5-Coder-1.5B
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import time
 from pathlib import Path
@@ -22,12 +21,11 @@ from ragaudit import evaluate as ev
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+from _results import replace_block  # noqa: E402
 from llm_server import LlamaServer, ensure_model  # noqa: E402
 
 RAGTRUTH = ROOT.parent / "shared" / "benchmarks" / "ragtruth" / "test.jsonl"
 OWN = ROOT / "benchmarks" / "data" / "own_cases.jsonl"
-RESULTS = ROOT / "benchmarks" / "RESULTS.md"
-START, END = "<!-- llm-judges:start -->", "<!-- llm-judges:end -->"
 
 
 def measure(name: str, spec: str, examples: list[ev.Example], cache: Path) -> dict[str, object]:
@@ -77,14 +75,7 @@ def main() -> None:
         f"{r['tokens_per_audit']} | {r['seconds_per_audit']} | {r['escalated_claims']} |"
         for r in rows
     )
-    text = RESULTS.read_text()
-    block = f"{START}\n{table}\n{END}"
-    text = (
-        re.sub(re.escape(START) + ".*?" + re.escape(END), block, text, flags=re.S)
-        if START in text
-        else text + "\n" + block + "\n"
-    )
-    RESULTS.write_text(text)
+    replace_block("llm-judges", table)
 
 
 if __name__ == "__main__":

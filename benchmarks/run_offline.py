@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import time
 from pathlib import Path
 
+from _results import replace_block
 from ragaudit import evaluate as ev
 from ragaudit.render import render_html
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT.parent / "shared" / "benchmarks"
 OUT = ROOT / "benchmarks" / "results"
-RESULTS = ROOT / "benchmarks" / "RESULTS.md"
-START, END = "<!-- all-datasets:start -->", "<!-- all-datasets:end -->"
 
 
 def cell(fig: dict[str, float]) -> str:
@@ -59,14 +57,7 @@ def main() -> None:
         "| dataset (test file) | n | halluc. | precision | recall | F1 | balanced acc. | AUROC | AUPRC | span F1 | time |\n"
         "|---|---|---|---|---|---|---|---|---|---|---|\n" + "\n".join(rows)
     )
-    text = RESULTS.read_text()
-    block = f"{START}\n{table}\n{END}"
-    text = (
-        re.sub(re.escape(START) + ".*?" + re.escape(END), block, text, flags=re.S)
-        if START in text
-        else text + "\n" + block + "\n"
-    )
-    RESULTS.write_text(text)
+    replace_block("all-datasets", table)
 
 
 if __name__ == "__main__":

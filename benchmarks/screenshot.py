@@ -6,20 +6,13 @@ python benchmarks/screenshot.py docs/ragtruth-eval.html docs/ragtruth-eval.png [
 from __future__ import annotations
 
 import argparse
-import shutil
+import sys
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from chromium import launch
 
 
 def main() -> None:
@@ -31,7 +24,7 @@ def main() -> None:
     args = parser.parse_args()
     url = args.page if "://" in args.page else Path(args.page).resolve().as_uri()
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=ARGS)
+        browser = launch(p)
         page = browser.new_page(viewport={"width": args.width, "height": args.height})
         page.goto(url)
         page.screenshot(path=str(args.out))

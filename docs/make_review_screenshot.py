@@ -6,7 +6,6 @@ python docs/make_review_screenshot.py
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -15,17 +14,8 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+from chromium import launch  # noqa: E402
 from service_helpers import Server  # noqa: E402
-
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def main() -> None:
@@ -37,7 +27,7 @@ def main() -> None:
                 key = admin.post("/v1/keys", json={"name": "docs", "role": "reviewer"}).json()["key"]
                 admin.post("/v1/audits", json={**request, "risk_level": "high"})
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=shutil.which("chromium"), headless=True, args=ARGS)
+                browser = launch(p)
                 page = browser.new_page(viewport={"width": 1400, "height": 820})
                 page.goto(server.url + "/review")
                 page.fill("#key", key)

@@ -115,15 +115,17 @@ def parse_request_text(text: str, where: str) -> AuditRequest:
         raise exc.at(where) from None
 
 
+def _read_bytes(path: Path | str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read the file: {exc.strerror}", location=str(path)) from None
+
+
 def read_request(path: Path | str, data: bytes | None = None) -> AuditRequest:
     """Read one request from a JSON file (``-`` with ``data`` for stdin)."""
     where = str(path)
-    if data is None:
-        try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            raise InputError(f"cannot read the file: {exc.strerror}", location=where) from None
-    return parse_request_text(_decode(data, where), where)
+    return parse_request_text(_decode(_read_bytes(path) if data is None else data, where), where)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,11 +142,7 @@ class BatchLine:
 def read_batch(path: Path | str, data: bytes | None = None) -> Iterator[BatchLine]:
     """Yield every non-blank line of a JSONL file as a request or an error; never stop early."""
     where = str(path)
-    if data is None:
-        try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            raise InputError(f"cannot read the file: {exc.strerror}", location=where) from None
+    data = _read_bytes(path) if data is None else data
     for number, raw_line in enumerate(data.split(b"\n"), start=1):
         if not raw_line.strip():
             continue

@@ -2,29 +2,18 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
+from chromium import CHROMIUM, launch
 from ragaudit import evaluate as ev
 from ragaudit.render import render_html
 
 BENCHMARKS = Path(__file__).resolve().parents[3] / "shared" / "benchmarks"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)"
 )
-
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +35,7 @@ def test_report_renders_with_plots_and_no_console_errors(report_file: Path, tmp_
     assert "http://" not in html and "https://" not in html and "<script" not in html  # self-contained
     errors: list[str] = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        browser = launch(p)
         page = browser.new_page(viewport={"width": 1300, "height": 900})
         page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
         page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -6,27 +6,17 @@ label with the keyboard, decide, and see the review recorded through the API.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from chromium import CHROMIUM, launch
 from service_helpers import Server
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)"
 )
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 REQUEST = {
     "answer": "The Lakeside plant opened in 2010. It employs 1,200 people. It was built by Norsk Hydro.",
     "sources": [
@@ -57,7 +47,7 @@ def test_reviewer_works_an_audit_with_the_keyboard(server: Server, tmp_path: Pat
     assert audit["decision"]["action"] == "block"
     errors: list[str] = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=LAUNCH_ARGS)
+        browser = launch(p)
         page = browser.new_page(viewport={"width": 1400, "height": 900})
         page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
         page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -15,6 +15,7 @@ import itertools
 import json
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -115,7 +116,11 @@ def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
         absent = claim_numbers - index.numbers
         if absent and unit_numbers - keys:
             kind = "date" if any(k[0] == "@" or _is_year(k) for k in absent) else "number"
-            conflicts.append(Conflict(kind, f"{_show(absent)} where the source has {_show(unit_numbers - keys)}", unit))
+            # Name like with like: a changed year against the source's years, a figure against figures.
+            theirs = {
+                k for k in unit_numbers - keys if (k[0] == "@" or _is_year(k)) == (kind == "date")
+            } or unit_numbers - keys
+            conflicts.append(Conflict(kind, f"{_show(absent)} where the source has {_show(theirs)}", unit))
         unit_change = _unit_change(alignment, unit)
         if unit_change:
             conflicts.append(Conflict("unit", unit_change, unit))
@@ -138,7 +143,9 @@ def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
             # "closed" against "not open" agrees: only an un-negated opposite contradicts.
             opposite = (ANTONYMS.get(k, frozenset()) & unit.keys) - unit.cues.negated_keys
             if opposite and not (ANTONYMS.get(k, frozenset()) & keys) and close({k}):
-                conflicts.append(Conflict("antonym", f"'{k}' where the source says '{sorted(opposite)[0]}'", unit))
+                mine = _raw(alignment.claim.text, alignment.terms, k)
+                theirs_word = _raw(unit.text, list(analyze(unit.text)), sorted(opposite)[0])
+                conflicts.append(Conflict("antonym", f"'{mine}' where the source says '{theirs_word}'", unit))
                 break
         unit_quantified = dict((noun, q) for q, noun in unit.cues.quantified)
         for q, noun in claim_cues.quantified:
@@ -309,6 +316,11 @@ def _names(alignment: Alignment) -> set[str]:
     return name_keys(alignment.terms, alignment.claim.text)
 
 
+def _raw(text: str, terms: Sequence[Term], key: str) -> str:
+    """The word as written for a normalised key (the key itself if not found)."""
+    return next((text[t.start : t.end] for t in terms if t.key == key), key)
+
+
 def _is_year(key: str) -> bool:
     return key.startswith("#") and key[1:].isdigit() and 1500 <= int(key[1:]) <= 2100
 
@@ -427,7 +439,11 @@ class OfflineJudge:
 def _matched_words(alignment: Alignment) -> str:
     covered = set().union(*(u.keys for u in alignment.best)) if alignment.best else set()
     words = [t.key for t in alignment.terms if t.key in covered and t.kind in ("word", "num", "time")]
-    raw = [alignment.claim.text[t.start : t.end] for t in alignment.terms if t.key in covered and t.kind != "stop"]
+    raw = [
+        alignment.claim.text[t.start : t.end]
+        for t in alignment.terms
+        if t.key in covered and t.kind != "stop" and alignment.claim.text[t.start : t.end].strip("%").strip()
+    ]
     if not words:
         return "nothing of the claim"
     shown = list(dict.fromkeys(raw))[:6]
