@@ -68,6 +68,12 @@ class Handler(BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         n = Handler.counts[scenario] = Handler.counts.get(scenario, 0) + 1
         Handler.formats.append((scenario, (body.get("response_format") or {}).get("type")))
+        if self.path.endswith("/messages"):
+            # The Anthropic Messages API: the judge prefills "{", so the reply continues it.
+            ids = re.findall(r"^(c\d+): ", body["messages"][0]["content"], re.M)
+            text = _verdicts(ids)[1:]
+            self._reply(200, json.dumps({"content": [{"type": "text", "text": text}], "usage": {"input_tokens": 50, "output_tokens": 9}}))
+            return
         ids = _claims(body)
         if scenario == "ok":
             self._completion(_verdicts(ids))

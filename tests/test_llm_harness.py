@@ -160,3 +160,12 @@ def test_bad_specs_are_config_errors() -> None:
         get_judge("openai-compatible:http://127.0.0.1:1/v1#m?colour=red")
     with pytest.raises(ConfigError, match="OPENAI_API_KEY"):
         get_judge("openai:gpt-4o")
+
+
+def test_anthropic_messages_protocol(llm: FakeLLM, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", llm.url("anthropic"))
+    report = audit(ANSWER, SOURCES, judge="anthropic:claude-test")
+    (claim,) = report.claims
+    assert claim.status == "supported" and claim.judge == "anthropic:claude-test"
+    assert report.llm_calls[0].input_tokens == 50
