@@ -45,8 +45,13 @@ def render_text(report: Report, answer: str) -> RenderableType:
         for ev in claim.evidence:
             quote = ev.quote if len(ev.quote) <= 240 else ev.quote[:237] + "…"
             parts.append(Text.assemble(("     ▏", style), (f"[{ev.source_id}] ", "bold"), (f"“{quote}”", "italic")))
-        if claim.citation_check and not claim.citation_check.valid:
-            parts.append(Text(f"     citation problem: {claim.citation_check}", style="red"))
+        check = claim.citation_check
+        if check and not check.valid:
+            problems = [f"[{ref}] names no source" for ref in check.unknown]
+            problems += [f"[{sid}] does not support it" for sid in check.unsupportive]
+            if check.supporting_sources:
+                problems.append(f"[{', '.join(check.supporting_sources)}] does")
+            parts.append(Text("     citation: " + "; ".join(problems), style="red"))
     if report.abstention:
         parts.append(Text(f"abstention: {report.abstention.explanation}", style="cyan"))
     for conflict in report.conflicts:
