@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
@@ -68,17 +69,20 @@ class Auditor:
         self.gate = Gate(policy)
         self.options = AuditOptions(risk_level=risk_level, claim_types=list(claim_types) if claim_types else None)
         self._indexes: OrderedDict[tuple[tuple[str, str], ...], SourceIndex] = OrderedDict()
+        self._lock = threading.Lock()  # the service shares one auditor between threads
 
     def _index(self, sources: list[Source]) -> SourceIndex:
         key = tuple((s.id, s.text) for s in sources)
-        index = self._indexes.get(key)
-        if index is None:
-            index = build_index(sources)
+        with self._lock:
+            index = self._indexes.get(key)
+            if index is not None:
+                self._indexes.move_to_end(key)
+                return index
+        index = build_index(sources)
+        with self._lock:
             self._indexes[key] = index
             if len(self._indexes) > _INDEX_CACHE_SIZE:
                 self._indexes.popitem(last=False)
-        else:
-            self._indexes.move_to_end(key)
         return index
 
     def audit(self, request: AuditRequest | Mapping[str, Any]) -> Report:

@@ -207,7 +207,7 @@ class Service:
                 continue
             body = AuditBody.model_validate({**job["request"], **job["options"]})
             try:
-                if self.store.get_audit(job["id"]) is None:  # a restart may have recorded it already
+                if await asyncio.to_thread(self.store.get_audit, job["id"]) is None:  # a restart may have recorded it
                     await asyncio.to_thread(self.run_audit, body, job["id"], "async")
                 await asyncio.to_thread(self.store.finish_job, job["id"])
                 state = "done"
@@ -221,7 +221,7 @@ class Service:
 
     async def notify(self, url: str, audit_id: str, state: str) -> None:
         """POST the outcome to the caller's callback URL (best effort, two tries)."""
-        record = self.store.get_audit(audit_id)
+        record = await asyncio.to_thread(self.store.get_audit, audit_id)
         payload = {"id": audit_id, "state": state, "decision": record.decision if record else None}
         async with httpx.AsyncClient(timeout=5.0) as client:
             for _ in range(2):
