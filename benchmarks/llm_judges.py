@@ -1,6 +1,6 @@
 """LLM judges against the offline judge: quality, LLM calls, tokens and time per audit.
 
-    python benchmarks/llm_judges.py [--limit 100]   # RESULTS.md was made with --limit 30 (CPU time)
+    python benchmarks/llm_judges.py [--limit 100]   # RESULTS.md was made with --limit 20 (CPU time)
 
 Data: the first N rows of the RAGTruth dev half (meta.hash_half == "dev"), and the project's own
 hand-written cases (benchmarks/data/own_cases.jsonl). Judges: offline; Qwen2.5-Coder-1.5B

@@ -72,11 +72,18 @@ class Handler(BaseHTTPRequestHandler):
             # The Anthropic Messages API: the judge prefills "{", so the reply continues it.
             ids = re.findall(r"^(c\d+): ", body["messages"][0]["content"], re.M)
             text = _verdicts(ids)[1:]
-            self._reply(200, json.dumps({"content": [{"type": "text", "text": text}], "usage": {"input_tokens": 50, "output_tokens": 9}}))
+            self._reply(
+                200,
+                json.dumps(
+                    {"content": [{"type": "text", "text": text}], "usage": {"input_tokens": 50, "output_tokens": 9}}
+                ),
+            )
             return
         ids = _claims(body)
         if scenario == "ok":
             self._completion(_verdicts(ids))
+        elif scenario == "partial":
+            self._completion(_verdicts(ids[:1]))  # answers only the first claim it is given
         elif scenario == "ratelimit":
             if n == 1:
                 self._reply(429, '{"error": "slow down"}', {"Retry-After": "1"})

@@ -169,3 +169,10 @@ def test_anthropic_messages_protocol(llm: FakeLLM, monkeypatch: pytest.MonkeyPat
     (claim,) = report.claims
     assert claim.status == "supported" and claim.judge == "anthropic:claude-test"
     assert report.llm_calls[0].input_tokens == 50
+
+
+def test_skipped_claims_are_asked_again(llm: FakeLLM) -> None:
+    answer = "The plant opened in 2012. In 2012 the plant opened. The plant opened its gates in 2012."
+    report = run(llm, "partial", answer=answer)
+    assert [c.status for c in report.claims] == ["supported"] * 3
+    assert [c.claims for c in report.llm_calls] == [3, 2, 1]

@@ -305,7 +305,7 @@ class _Budget:
 class LLMJudge:
     """A judge that asks an LLM, through the harness described in the module docstring."""
 
-    version = "1.0"
+    version = "1.1"
 
     def __init__(
         self,
@@ -360,7 +360,9 @@ class LLMJudge:
         return verdicts
 
     # -- one batch
-    def _judge_batch(self, chunk: list[Alignment], context: JudgeContext, budget: _Budget) -> list[Verdict]:
+    def _judge_batch(
+        self, chunk: list[Alignment], context: JudgeContext, budget: _Budget, depth: int = 0
+    ) -> list[Verdict]:
         ids = [a.claim.id for a in chunk]
         sources = [(s.id, s.text) for s in context.index.sources]
         system = system_prompt(self.task, context.risk_level)
@@ -415,11 +417,22 @@ class LLMJudge:
                 self._escalate(a, f"{self.name} gave no valid verdict after {attempts} call(s): {problem}")
                 for a in chunk
             ]
-        with self._lock:
-            self._cache[key] = (answer, 0, 0)
-            if len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
-        return self._verdicts(answer, chunk, context)
+        answered = {v.claim_id for v in answer.verdicts}
+        done = [a for a in chunk if a.claim.id in answered]
+        missing = [a for a in chunk if a.claim.id not in answered]
+        if missing and depth < 2 and not budget.exceeded():
+            # Keep what was answered; ask again only for the claims the model skipped.
+            rest = self._judge_batch(missing, context, budget, depth=depth + 1)
+        else:
+            rest = [self._escalate(a, f"{self.name} gave no verdict for this claim") for a in missing]
+        if not missing:
+            with self._lock:
+                self._cache[key] = (answer, 0, 0)
+                if len(self._cache) > self._cache_size:
+                    self._cache.popitem(last=False)
+        judged = dict(zip([a.claim.id for a in done], self._verdicts(answer, done, context), strict=True))
+        judged.update(zip([a.claim.id for a in missing], rest, strict=True))
+        return [judged[a.claim.id] for a in chunk]
 
     def _complete(self, system: str, user: str, schema: dict[str, Any]) -> tuple[Completion, float]:
         while True:
@@ -455,6 +468,7 @@ class LLMJudge:
 
     @staticmethod
     def _parse(raw: str, ids: list[str]) -> tuple[_Answer | None, str]:
+        """The validated answer (possibly covering only some claims) or the validation problem."""
         text = raw.strip()
         fenced = re.search(r"```(?:json)?\s*(\{.*\})\s*```", text, re.S)
         if fenced:
@@ -467,9 +481,9 @@ class LLMJudge:
             err = exc.errors()[0]
             where = ".".join(str(p) for p in err["loc"])
             return None, f"{err['msg']} at '{where}'" if where else err["msg"]
-        missing = [i for i in ids if i not in {v.claim_id for v in answer.verdicts}]
-        if missing:
-            return None, f"no verdict for claim(s) {', '.join(missing)}"
+        answer.verdicts = [v for v in answer.verdicts if v.claim_id in ids]
+        if not answer.verdicts:
+            return None, f"no verdict for any of the claims {', '.join(ids)}"
         return answer, ""
 
     def _verdicts(self, answer: _Answer, chunk: list[Alignment], context: JudgeContext) -> list[Verdict]:

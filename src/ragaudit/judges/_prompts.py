@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, Literal
 
-PROMPT_VERSION = "2026-11-30.1"
+PROMPT_VERSION = "2026-11-30.2"
 
 Task = Literal["claim_audit", "factual_audit", "classification", "discrepancy"]
 TASKS: tuple[Task, ...] = ("claim_audit", "factual_audit", "classification", "discrepancy")
@@ -84,6 +84,9 @@ def output_schema(claim_ids: Sequence[str]) -> dict[str, Any]:
         "properties": {
             "verdicts": {
                 "type": "array",
+                # One verdict per claim: small models otherwise stop after the first.
+                "minItems": len(claim_ids),
+                "maxItems": len(claim_ids),
                 "items": {
                     "type": "object",
                     "properties": {
