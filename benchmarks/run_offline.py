@@ -26,6 +26,37 @@ def cell(fig: dict[str, float]) -> str:
     return f"{fig['value']:.3f} ({fig['ci_low']:.3f}–{fig['ci_high']:.3f})"
 
 
+def ragtruth_blocks(result: ev.EvalResult, examples: list[ev.Example]) -> None:
+    """The RAGTruth per-task table and the dev/test-half table of RESULTS.md."""
+    rows = [("overall", result.overall), *sorted(result.slices["task"].items())]
+    table = "| slice | n | precision | recall | F1 | balanced acc. | AUROC | span P | span R | span F1 |\n|---|---|---|---|---|---|---|---|---|---|\n"
+    table += "\n".join(
+        f"| {name} | {m['n']} | "
+        + " | ".join(
+            f"{m[k]['value']:.3f}"
+            for k in (
+                "precision",
+                "recall",
+                "f1",
+                "balanced_accuracy",
+                "auroc",
+                "span_precision",
+                "span_recall",
+                "span_f1",
+            )
+        )
+        + " |"
+        for name, m in rows
+    )
+    replace_block("ragtruth-tasks", table)
+    halves = "| half | n | F1 | balanced acc. |\n|---|---|---|---|\n"
+    for half, label in (("dev", "dev (tuned on)"), ("test", "test (never used for tuning)")):
+        part = [e for e in examples if (e.raw.get("meta") or {}).get("hash_half") == half]
+        m = ev.slice_metrics(ev.run(part), resamples=200)
+        halves += f"| {label} | {m['n']} | {cell(m['f1'])} | {cell(m['balanced_accuracy'])} |\n"
+    replace_block("ragtruth-halves", halves.rstrip())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bootstrap", type=int, default=1000)
@@ -45,6 +76,7 @@ def main() -> None:
         (OUT / f"offline_{folder.name}.json").write_text(json.dumps(result.as_dict(), indent=1) + "\n")
         if folder.name == "ragtruth":
             (ROOT / "docs" / "ragtruth-eval.html").write_text(render_html(result), encoding="utf-8")
+            ragtruth_blocks(result, examples)
         o = result.overall
         has_spans = o["span_recall"]["value"] > 0 or any(e.gold_spans for e in examples)
         rows.append(
