@@ -30,10 +30,10 @@ class CascadeJudge:
     """The first judge decides every claim; claims it is unsure of (confidence below the threshold)
     go to the second judge. Each verdict names the judge that decided it."""
 
-    version = "1.0"
-
     def __init__(self, first: Judge, second: Judge, threshold: float = 0.85) -> None:
         self.first, self.second, self.threshold = first, second, threshold
+        # The combination changes whenever a part does (report caches key on the version).
+        self.version = f"1.0({first.version},{second.version},{threshold})"
         self.name = f"cascade({first.name}→{second.name})"
         self.model = getattr(second, "model", None)
         self.prompt_version = getattr(second, "prompt_version", None)
@@ -58,14 +58,13 @@ class CascadeJudge:
 class ConsensusJudge:
     """Several judges (or samples of one) vote on every claim; divergence goes to human review."""
 
-    version = "1.0"
-
     def __init__(self, judges: list[Judge], rule: str = "majority") -> None:
         if rule not in ("majority", "unanimous"):
             raise ConfigError(f"consensus rule {rule!r}: use majority or unanimous")
         if len(judges) < 2:
             raise ConfigError("consensus needs at least two judges")
         self.judges, self.rule = judges, rule
+        self.version = "1.0(" + ",".join(j.version for j in judges) + ")"
         self.name = f"consensus-{rule}({', '.join(j.name for j in judges)})"
         self.model = None
         self.prompt_version = next(
