@@ -760,3 +760,8 @@ def name_keys(terms: list[Term] | tuple[Term, ...], text: str) -> set[str]:
         if text[first.start].isupper() and second.capital and first.key not in LIGHT_WORDS:
             names.add(first.key)
     return names
+
+
+def is_year(key: str) -> bool:
+    """Whether a number key (``#2019``) reads as a calendar year."""
+    return key.startswith("#") and key[1:].isdigit() and 1500 <= int(key[1:]) <= 2100

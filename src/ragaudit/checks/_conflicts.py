@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ragaudit._text import LIGHT_WORDS, analyze
+from ragaudit._text import LIGHT_WORDS, analyze, is_year
 from ragaudit.align import SourceIndex, Unit
 from ragaudit.models import ClaimResult, ConflictSide, SourceConflict
 from ragaudit.segment import Segmentation
@@ -15,10 +15,6 @@ _REPORTED_RE = re.compile(
     r"while (?:source|passage|document)|whereas|sources? (?:vary|say different))\b",
     re.IGNORECASE,
 )
-
-
-def _is_year(key: str) -> bool:
-    return key[1:].isdigit() and 1500 <= int(key[1:]) <= 2100
 
 
 def _raw_value(unit: Unit, key: str) -> str:
@@ -56,8 +52,8 @@ def find_source_conflicts(
             only_a, only_b = a.numbers - b.numbers, b.numbers - a.numbers
             # Compare like with like: years with years, other figures with other figures.
             for want_year in (True, False):
-                va = sorted(k for k in only_a if _is_year(k) == want_year)
-                vb = sorted(k for k in only_b if _is_year(k) == want_year)
+                va = sorted(k for k in only_a if is_year(k) == want_year)
+                vb = sorted(k for k in only_b if is_year(k) == want_year)
                 if not va or not vb:
                     continue
                 kind = "date" if want_year or va[0][0] == "@" else "number"

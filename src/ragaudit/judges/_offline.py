@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from ragaudit._text import ANTONYMS, CERTAINTY, LIGHT_WORDS, Term, analyze, name_keys, stem
+from ragaudit._text import ANTONYMS, CERTAINTY, LIGHT_WORDS, Term, analyze, is_year, name_keys, stem
 from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.judges import JudgeContext, register_judge
 from ragaudit.models import Verdict
@@ -115,10 +115,10 @@ def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
         unit_numbers = set(unit.numbers)
         absent = claim_numbers - index.numbers
         if absent and unit_numbers - keys:
-            kind = "date" if any(k[0] == "@" or _is_year(k) for k in absent) else "number"
+            kind = "date" if any(k[0] == "@" or is_year(k) for k in absent) else "number"
             # Name like with like: a changed year against the source's years, a figure against figures.
             theirs = {
-                k for k in unit_numbers - keys if (k[0] == "@" or _is_year(k)) == (kind == "date")
+                k for k in unit_numbers - keys if (k[0] == "@" or is_year(k)) == (kind == "date")
             } or unit_numbers - keys
             conflicts.append(Conflict(kind, f"{_show(absent)} where the source has {_show(theirs)}", unit))
         unit_change = _unit_change(alignment, unit)
@@ -319,10 +319,6 @@ def _names(alignment: Alignment) -> set[str]:
 def _raw(text: str, terms: Sequence[Term], key: str) -> str:
     """The word as written for a normalised key (the key itself if not found)."""
     return next((text[t.start : t.end] for t in terms if t.key == key), key)
-
-
-def _is_year(key: str) -> bool:
-    return key.startswith("#") and key[1:].isdigit() and 1500 <= int(key[1:]) <= 2100
 
 
 def _show(keys: set[str] | frozenset[str]) -> str:
