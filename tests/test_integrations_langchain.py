@@ -190,3 +190,14 @@ def test_example_runs(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Mo
     assert "2010" in lines[1]  # annotate passes the bad answer through …
     assert "2010" not in lines[3] and "could not verify" in lines[3]  # … block replaces it
     assert "could not verify this" in lines[4]
+
+
+def test_gate_is_a_traced_step(auditor: Auditor) -> None:
+    from langchain_core.tracers.context import collect_runs
+
+    with collect_runs() as collector:
+        rag_chain([BAD], AuditGate(auditor)).invoke({"question": QUESTION})
+    (root,) = collector.traced_runs
+    gate_runs = [run for run in root.child_runs if run.name == "AuditGate"]
+    assert len(gate_runs) == 1 and gate_runs[0].run_type == "chain"
+    assert gate_runs[0].outputs is not None and gate_runs[0].outputs["audit"].decision.action == "regenerate"

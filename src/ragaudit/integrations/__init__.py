@@ -1,15 +1,14 @@
 """Plug-ins for other libraries, one module per library, each behind its own extra.
 
-=====================================  ==============================  ===============================
-module                                 what it gives                   install
-=====================================  ==============================  ===============================
-:mod:`ragaudit.integrations.langchain`   ``AuditGate`` Runnable, LangSmith-style evaluator   ``pip install 'ragaudit[langchain]'``
-:mod:`ragaudit.integrations.llamaindex`  ``RagauditEvaluator`` (a ``BaseEvaluator``)        ``pip install 'ragaudit[llamaindex]'``
-:mod:`ragaudit.integrations.otel`        ``gen_ai.evaluation.result`` span events           ``pip install 'ragaudit[otel]'``
-=====================================  ==============================  ===============================
+- :mod:`ragaudit.integrations.langchain`: ``AuditGate`` (a Runnable) and ``AuditEvaluator``
+  (LangSmith-style runs); ``pip install 'ragaudit[langchain]'``.
+- :mod:`ragaudit.integrations.llamaindex`: ``RagauditEvaluator`` (a ``BaseEvaluator``, for the retry
+  query engines); ``pip install 'ragaudit[llamaindex]'``.
+- :mod:`ragaudit.integrations.otel`: ``record_report``, GenAI evaluation and guardrail events on the
+  current span; ``pip install 'ragaudit[otel]'``.
 
-Importing a module whose extra is missing raises :class:`MissingExtraError`, whose message is the one
-line to act on (the ``pip install`` command).
+Importing a module whose library is missing raises :class:`MissingExtraError`, whose message is the
+one line to act on (the ``pip install`` command).
 """
 
 from ragaudit.integrations._extras import MissingExtraError
