@@ -144,3 +144,22 @@ def test_evaluation_names_match_the_semconv_package() -> None:
     assert expected <= names
     assert {n for n in names - expected if not n.startswith("ragaudit.")} == set()
     assert f"https://opentelemetry.io/schemas/{otel.SEMCONV_VERSION}" in {s.value for s in Schemas}
+
+
+def test_langchain_gate_and_llamaindex_evaluator_record_on_the_callers_span(
+    tracer: Tracer, exporter: InMemorySpanExporter
+) -> None:
+    pytest.importorskip("langchain_core")
+    pytest.importorskip("llama_index.core")
+    from ragaudit.integrations.langchain import AuditGate
+    from ragaudit.integrations.llamaindex import RagauditEvaluator
+
+    gate = AuditGate(on_report=otel.record_report)
+    evaluator = RagauditEvaluator(on_report=otel.record_report)
+    with tracer.start_as_current_span("chain"):
+        gate.invoke({"context": [s["text"] for s in SOURCES], "answer": HALLUCINATED})
+    with tracer.start_as_current_span("query"):
+        evaluator.evaluate("When did it open?", FAITHFUL, [s["text"] for s in SOURCES])
+    chain, query = exporter.get_finished_spans()
+    assert [dict(e.attributes or {}).get("gen_ai.guardrail.result.value") for e in chain.events][-1] == "regenerate"
+    assert [dict(e.attributes or {}).get("gen_ai.guardrail.result.value") for e in query.events][-1] == "deliver"

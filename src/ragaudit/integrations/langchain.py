@@ -17,7 +17,7 @@ mapping) and returns ``{"key", "score", "comment"}``, the result shape LangSmith
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, Literal
 
 from ragaudit._pipeline import Auditor
@@ -59,6 +59,8 @@ class AuditGate(Runnable[Mapping[str, Any], dict[str, Any]]):
         report_key: Field the :class:`ragaudit.Report` is written to.
         blocked_answer: The answer given instead when ``on_fail="block"`` rejects one.
         source_id_key: Document metadata field to use as the source id (default: positions 1, 2, …).
+        on_report: Called with every report, before the gate acts (e.g.
+            :func:`ragaudit.integrations.otel.record_report` to put it on the current span).
     """
 
     name = "AuditGate"
@@ -75,6 +77,7 @@ class AuditGate(Runnable[Mapping[str, Any], dict[str, Any]]):
         report_key: str = "audit",
         blocked_answer: str = DEFAULT_BLOCKED_ANSWER,
         source_id_key: str | None = None,
+        on_report: Callable[[Report], object] | None = None,
     ) -> None:
         if on_fail not in ("annotate", "block", "raise"):
             raise InputError(f"on_fail must be annotate, block or raise, not {on_fail!r}")
@@ -87,6 +90,7 @@ class AuditGate(Runnable[Mapping[str, Any], dict[str, Any]]):
         self.report_key = report_key
         self.blocked_answer = blocked_answer
         self.source_id_key = source_id_key
+        self.on_report = on_report
 
     def audit(self, value: Mapping[str, Any]) -> Report:
         """The audit report for one chain output."""
@@ -110,6 +114,8 @@ class AuditGate(Runnable[Mapping[str, Any], dict[str, Any]]):
 
     def _gate(self, value: Mapping[str, Any]) -> dict[str, Any]:
         report = self.audit(value)
+        if self.on_report is not None:
+            self.on_report(report)
         output = {**value, self.report_key: report}
         action = report.decision.action if report.decision is not None else "deliver"
         if action in self.fail_on:

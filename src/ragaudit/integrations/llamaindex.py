@@ -19,7 +19,7 @@ with the reason, not an exception.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from ragaudit._pipeline import Auditor
@@ -70,11 +70,19 @@ class RagauditEvaluator(BaseEvaluator):
     Args:
         auditor: The auditor to use (judge, policy, risk level); default: the offline judge.
         fail_on: Gate actions that make a result fail.
+        on_report: Called with every report (e.g. :func:`ragaudit.integrations.otel.record_report`).
     """
 
-    def __init__(self, auditor: Auditor | None = None, *, fail_on: Collection[str] = FAILING_ACTIONS) -> None:
+    def __init__(
+        self,
+        auditor: Auditor | None = None,
+        *,
+        fail_on: Collection[str] = FAILING_ACTIONS,
+        on_report: Callable[[Report], object] | None = None,
+    ) -> None:
         self.auditor = auditor if auditor is not None else Auditor()
         self.fail_on = frozenset(fail_on)
+        self.on_report = on_report
 
     def _get_prompts(self) -> PromptDictType:
         return {}  # no prompts: the offline judge uses none, an LLM judge keeps its own
@@ -104,6 +112,8 @@ class RagauditEvaluator(BaseEvaluator):
             )
         except RagAuditError as exc:
             return AuditEvaluationResult(**base, invalid_result=True, invalid_reason=str(exc))
+        if self.on_report is not None:
+            self.on_report(report)
         action = report.decision.action if report.decision is not None else "deliver"
         return AuditEvaluationResult(
             **base,
