@@ -18,7 +18,7 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 from langchain_core.runnables import RunnableLambda, RunnablePassthrough
 
-from ragaudit import Auditor, InputError, Report
+from ragaudit import Auditor, ConfigError, InputError, Report
 from ragaudit.gate import Policy
 from ragaudit.integrations.langchain import AnswerRejected, AuditEvaluator, AuditGate
 
@@ -135,8 +135,10 @@ def test_bad_input_is_one_clear_error(auditor: Auditor) -> None:
         gate.invoke({"context": "one string", "answer": GOOD})
     with pytest.raises(InputError, match=r"AuditGate input\.answer: the answer is a int"):
         gate.invoke({"context": DOCS, "answer": 42})
-    with pytest.raises(InputError, match="on_fail must be annotate, block or raise"):
+    with pytest.raises(ConfigError, match=r"^on_fail must be annotate, block or raise, not 'ignore'$"):
         AuditGate(auditor, on_fail="ignore")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match=r"^unknown gate action\(s\) in fail_on: regenrate; choose from deliver, "):
+        AuditGate(auditor, fail_on={"regenrate"})
 
 
 def test_evaluator_scores_langsmith_runs(auditor: Auditor) -> None:

@@ -21,8 +21,8 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any, Literal
 
 from ragaudit._pipeline import Auditor
-from ragaudit.errors import InputError, RagAuditError
-from ragaudit.integrations._common import FAILING_ACTIONS, answer_text, lookup, summary, to_sources
+from ragaudit.errors import ConfigError, InputError, RagAuditError
+from ragaudit.integrations._common import FAILING_ACTIONS, answer_text, check_fail_on, lookup, summary, to_sources
 from ragaudit.integrations._extras import missing_extra
 from ragaudit.models import AuditRequest, Report
 
@@ -80,10 +80,10 @@ class AuditGate(Runnable[Mapping[str, Any], dict[str, Any]]):
         on_report: Callable[[Report], object] | None = None,
     ) -> None:
         if on_fail not in ("annotate", "block", "raise"):
-            raise InputError(f"on_fail must be annotate, block or raise, not {on_fail!r}")
+            raise ConfigError(f"on_fail must be annotate, block or raise, not {on_fail!r}")
         self.auditor = auditor if auditor is not None else Auditor()
         self.on_fail: OnFail = on_fail
-        self.fail_on = frozenset(fail_on)
+        self.fail_on = check_fail_on(fail_on)
         self.answer_key = answer_key
         self.sources_key = sources_key
         self.question_key = question_key

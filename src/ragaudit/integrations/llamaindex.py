@@ -24,7 +24,7 @@ from typing import Any
 
 from ragaudit._pipeline import Auditor
 from ragaudit.errors import RagAuditError
-from ragaudit.integrations._common import FAILING_ACTIONS, feedback, summary
+from ragaudit.integrations._common import FAILING_ACTIONS, check_fail_on, feedback, summary
 from ragaudit.integrations._extras import missing_extra
 from ragaudit.models import AuditRequest, Report, Source
 
@@ -81,7 +81,7 @@ class RagauditEvaluator(BaseEvaluator):
         on_report: Callable[[Report], object] | None = None,
     ) -> None:
         self.auditor = auditor if auditor is not None else Auditor()
-        self.fail_on = frozenset(fail_on)
+        self.fail_on = check_fail_on(fail_on)
         self.on_report = on_report
 
     def _get_prompts(self) -> PromptDictType:
