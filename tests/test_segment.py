@@ -92,3 +92,17 @@ def test_numbers_are_not_mistaken_for_footnotes() -> None:
 )
 def test_claim_types(text: str, kind: str) -> None:
     assert classify_claim(text) == kind
+
+
+def test_bare_footnote_numbers_after_a_full_stop_are_citations() -> None:
+    """The footnote pattern was an f-string typo (``\\d(1, 2)``) and never matched."""
+    claims = segment("The dam is 40 m tall.2 It opened in 1990.3").claims
+    assert [(c.text, c.citations) for c in claims] == [("The dam is 40 m tall.", ["2"]), ("It opened in 1990.", ["3"])]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["It grew 3.5 times.", "The value was 2010.5 in total.", "See No.5 for details.", "Version 1.2 shipped."],
+)
+def test_decimals_and_numbered_references_are_not_footnotes(answer: str) -> None:
+    assert find_citations(answer) == []

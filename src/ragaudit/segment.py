@@ -10,6 +10,7 @@ abstentions are returned separately for the abstention check.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -18,15 +19,19 @@ import blingfire
 from ragaudit.models import Claim, ClaimType
 
 # --- citation markers ---------------------------------------------------------------------
-_REF = r"(?:S|doc|source|passage|ref|src)?[-_ ]?\d+"
+# Every part below is unambiguous (no two quantifiers can share a character) and wrapped in an
+# atomic group, so a marker that never closes ("[1, 1, 1, …") fails in one linear pass instead of
+# backtracking exponentially. tests/test_hostile.py checks every pattern of the package for this.
+_REF = r"(?:(?:S|doc|source|passage|ref|src)[-_ ]?)?\d++"
+_SEP = r"\s*+(?:,|;|–|-|and)\s*+"
 _CITATION_RE = re.compile(
     rf"""
-    \[\^?(?P<bracket>{_REF}(?:\s*(?:,|;|–|-|and)\s*{_REF})*)\]          # [1] [1, 3] [1-3] [S2] [doc-3] [^1]
-  | \((?P<paren>(?:according\ to\ )?(?:source|passage|document|doc|ref)s?\s*\d+
-        (?:\s*(?:,|;|–|-|and|&)\s*(?:(?:source|passage|document|doc)s?\s*)?\d+)*)\)  # (Source 2)
-  | \^(?P<caret>\d+(?:,\d+)*)                                             # ^2
-  | (?P<sup>[¹²³⁴⁵⁶⁷⁸⁹⁰]+)                                                # superscript digits
-  | (?<=[a-z\.\,\)])(?P<foot>\d{1, 2})(?=[\s\.,;]|$)                        # footnote digit: word.2
+    \[\^?\s*+(?P<bracket>(?>{_REF}(?:{_SEP}{_REF})*+))\]                  # [1] [1, 3] [1-3] [S2] [doc-3] [^1]
+  | \((?P<paren>(?>(?:according\ to\ )?(?:source|passage|document|doc|ref)s?\s*+\d++
+        (?:\s*+(?:,|;|–|-|and|&)\s*+(?:(?:source|passage|document|doc)s?\s*+)?\d++)*+))\)  # (Source 2)
+  | \^(?P<caret>\d++(?:,\d++)*+)                                          # ^2
+  | (?P<sup>[¹²³⁴⁵⁶⁷⁸⁹⁰]++)                                              # superscript digits
+  | (?<=[a-z0-9][.,)])(?P<foot>\d{{1,2}})(?=\s|$)                          # footnote: "tall.2 It", "1990.3"
     """,
     re.VERBOSE | re.IGNORECASE,
 )
@@ -42,11 +47,16 @@ class CitationMarker:
     refs: tuple[str, ...]
 
 
+# (?<!\s): a whitespace run is entered once, at its start (else a long run is scanned from every
+# one of its positions: quadratic).
+_REF_SPLIT_RE = re.compile(r"(?<!\s)\s*+(?:,|;|&|\band\b)\s*+")
+
+
 def _expand_refs(body: str) -> tuple[str, ...]:
     """``"1-3"`` → 1, 2, 3; ``"S2, S4"`` → S2, S4; ``"Source 2"`` → 2."""
     refs: list[str] = []
     body = re.sub(r"(?i)^according to\s+", "", body.strip())
-    for part in re.split(r"\s*(?:,|;|&|\band\b)\s*", body):
+    for part in _REF_SPLIT_RE.split(body):
         if not part:
             continue
         rng = re.fullmatch(r"(?i)([a-z]*[-_ ]?)(\d+)\s*[–-]\s*(?:[a-z]*[-_ ]?)?(\d+)", part)
@@ -59,6 +69,22 @@ def _expand_refs(body: str) -> tuple[str, ...]:
     return tuple(r for r in refs if r)
 
 
+_FOOT_AFTER_WORD_RE = re.compile(r"(?<![A-Za-z])([a-z]{1,12})[.,)]$")
+_FOOT_AFTER_YEAR_RE = re.compile(r"(?<![\d.,])(?:1[5-9]\d\d|20\d\d)\.$")
+_NOT_FOOTNOTE_WORDS = frozenset({"no", "nr", "p", "pp", "vol", "fig", "sec", "ch", "art", "para", "op", "v", "vs"})
+
+
+def _is_footnote(answer: str, start: int, end: int) -> bool:
+    """A bare number after sentence punctuation is a footnote ("tall.2 It"), not a decimal ("3.5")."""
+    prev = answer[max(0, start - 14) : start]
+    word = _FOOT_AFTER_WORD_RE.search(prev)
+    if word:
+        return word[1] not in _NOT_FOOTNOTE_WORDS
+    # "It opened in 1990.3": a year, a full stop, then the end or a new sentence.
+    rest = answer[end : end + 3]
+    return bool(_FOOT_AFTER_YEAR_RE.search(prev)) and (not rest.strip() or rest.lstrip()[:1].isupper())
+
+
 def find_citations(answer: str) -> list[CitationMarker]:
     """Find inline citation markers in ``answer``.
 
@@ -69,11 +95,8 @@ def find_citations(answer: str) -> list[CitationMarker]:
     for m in _CITATION_RE.finditer(answer):
         group = m.lastgroup
         body = m.group(group) if group else ""
-        if group == "foot":
-            # A bare digit after a word is only a footnote when it is not part of a number/date.
-            prev = answer[max(0, m.start() - 12) : m.start()]
-            if re.search(r"\d[\d,.]*$", prev) or not re.search(r"[a-z]\.?$", prev):
-                continue
+        if group == "foot" and not _is_footnote(answer, m.start(), m.end()):
+            continue
         if group == "sup":
             body = body.translate(_SUPERSCRIPT)
             refs: tuple[str, ...] = tuple(body)
@@ -117,12 +140,13 @@ _ABSTENTION_RE = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 _CLAUSE_SPLIT_RE = re.compile(
-    r"(?:;\s+|,\s+(?:and|but|while|whereas|although|though|yet|so|which|who)\s+"
-    r"|\s+(?:and|but)\s+(?=(?:it|they|he|she|we|this|that|these|those|its|their|the)\s)"
-    r"|\s+(?:while|whereas|although)\s+)",
+    r"(?:;\s++|,\s++(?:and|but|while|whereas|although|though|yet|so|which|who)\s++"
+    r"|(?<!\s)\s++(?:and|but)\s++(?=(?:it|they|he|she|we|this|that|these|those|its|their|the)\s)"
+    r"|(?<!\s)\s++(?:while|whereas|although)\s++)",
     re.IGNORECASE,
 )
 _MIN_CLAUSE_WORDS = 4
+_WORD_RE = re.compile(r"\S+")
 # A clause has a verb; a list item ("…, and the state they work in") has none of these.
 _VERB_RE = re.compile(
     r"\b(?:is|are|was|were|be|been|has|have|had|will|would|can|could|may|might|should|must|does|"
@@ -224,19 +248,54 @@ def _trim(answer: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+_TRAILING_PUNCT_RE = re.compile(r"[\s.,;:!?)\]]*")
+_FOLLOW_RE = re.compile(r"[\s,;:]+")
+_NON_SPACE_RE = re.compile(r"\S")
+
+
 def _strip_markers(answer: str, start: int, end: int, markers: list[CitationMarker]) -> tuple[int, int, list[str]]:
-    """Collect the refs of markers inside the span and cut trailing markers out of it."""
-    refs: list[str] = []
-    inside = [m for m in markers if m.start >= start and m.end <= end]
-    for m in inside:
-        refs.extend(r for r in m.refs if r not in refs)
-    # Cut markers that trail the span ("… in 2015 [2]." or "… in 2015. [2]"), last first.
-    for m in sorted(inside, key=lambda marker: marker.start, reverse=True):
-        if m.start > start and m.end <= end and re.fullmatch(r"[\s.,;:!?)\]]*", answer[m.end : end]):
-            end = m.start
-            while end > start and answer[end - 1] == " ":
-                end -= 1
+    """Collect the refs of markers inside the span and cut trailing markers out of it.
+
+    ``markers`` are sorted by start; only those inside the span are looked at (bisect), so a
+    sentence with thousands of markers stays linear.
+    """
+    lo = bisect.bisect_left(markers, start, key=lambda marker: marker.start)
+    hi = bisect.bisect_left(markers, end, key=lambda marker: marker.start)
+    inside = [m for m in markers[lo:hi] if m.end <= end]
+    refs = list(dict.fromkeys(r for m in inside for r in m.refs))
+    # Cut markers that trail the span ("… in 2015 [2]." or "… in 2015. [2]"), last first; the
+    # first marker followed by words stops it (every earlier one is followed by those words too).
+    for m in reversed(inside):
+        if not (m.start > start and _TRAILING_PUNCT_RE.fullmatch(answer, m.end, end)):
+            break
+        end = m.start
+        while end > start and answer[end - 1] == " ":
+            end -= 1
     return start, end, refs
+
+
+class _Words:
+    """Whitespace-separated words of a span, counted in O(log n) per query (``str.split`` per cut was quadratic)."""
+
+    def __init__(self, text: str, start: int, end: int) -> None:
+        runs = [m.span() for m in _WORD_RE.finditer(text, start, end)]
+        self.text = text
+        self.starts = [a for a, _ in runs]
+        self.ends = [b for _, b in runs]
+
+    def count(self, start: int, end: int) -> int:
+        """How many words ``text[start:end].split()`` gives."""
+        return max(0, bisect.bisect_left(self.starts, end) - bisect.bisect_right(self.ends, start))
+
+    def first(self, start: int, end: int, n: int) -> str:
+        """The first ``n`` words of ``text[start:end]``, joined by single spaces."""
+        first = bisect.bisect_right(self.ends, start)
+        words = []
+        for i in range(first, min(first + n, len(self.starts))):
+            if self.starts[i] >= end:
+                break
+            words.append(self.text[max(self.starts[i], start) : min(self.ends[i], end)])
+        return " ".join(words)
 
 
 def _clauses(answer: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -246,15 +305,14 @@ def _clauses(answer: str, start: int, end: int) -> list[tuple[int, int]]:
         cuts.append((m.start(), m.end()))
     if not cuts:
         return [(start, end)]
+    words = _Words(answer, start, end)
     pieces: list[tuple[int, int]] = []
     cursor = start
     for cut_start, cut_end in cuts:
-        left = answer[cursor:cut_start]
-        right = answer[cut_end:end]
         if (
-            len(left.split()) >= _MIN_CLAUSE_WORDS
-            and len(right.split()) >= _MIN_CLAUSE_WORDS
-            and (answer[cut_start] == ";" or _VERB_RE.search(" ".join(right.split()[:6])))
+            words.count(cursor, cut_start) >= _MIN_CLAUSE_WORDS
+            and words.count(cut_end, end) >= _MIN_CLAUSE_WORDS
+            and (answer[cut_start] == ";" or _VERB_RE.search(words.first(cut_end, end, 6)))
         ):
             pieces.append((cursor, cut_start))
             cursor = cut_end
@@ -273,8 +331,11 @@ def segment(answer: str) -> Segmentation:
     ['Paris is the capital of France', 'It has 2 million people.']
     """
     result = Segmentation(markers=find_citations(answer))
+    marker_starts = [m.start for m in result.markers]  # sorted: finditer order
     for sent_start, sent_end in sentence_spans(answer):
         start, end = _trim(answer, sent_start, sent_end)
+        # Only this sentence's markers (scanning every marker per sentence was quadratic).
+        markers = result.markers[bisect.bisect_left(marker_starts, start) : bisect.bisect_left(marker_starts, end)]
         if start >= end:
             continue
         sentence = answer[start:end]
@@ -287,25 +348,25 @@ def segment(answer: str) -> Segmentation:
         if meta:
             start += meta.end()
         # A marker that ends the sentence cites every clause of it.
-        _, sentence_end, _ = _strip_markers(answer, start, end, result.markers)
-        trailing = [ref for m in result.markers if m.start >= sentence_end and m.end <= end for ref in m.refs]
+        _, sentence_end, _ = _strip_markers(answer, start, end, markers)
+        trailing = [ref for m in markers if m.start >= sentence_end and m.end <= end for ref in m.refs]
         # A marker inside the sentence ends the clause it cites ("… 1,200 people [2], most of …").
         pieces: list[tuple[int, int]] = []
         cursor = start
-        for m in result.markers:
+        for m in markers:
             if cursor < m.start and m.end < sentence_end and m.start > start:
-                follow = re.match(r"[\s,;:]+", answer[m.end : end])
-                if follow and answer[m.end : end].strip():
+                follow = _FOLLOW_RE.match(answer, m.end, end)
+                if follow and _NON_SPACE_RE.search(answer, m.end, end):
                     pieces.append((cursor, m.end))
-                    cursor = m.end + follow.end()
+                    cursor = follow.end()  # absolute: matched with pos=m.end
         pieces.append((cursor, end))
         clauses = [c for piece_start, piece_end in pieces for c in _clauses(answer, piece_start, piece_end)]
         if len(pieces) > 1:
             trailing = []  # markers inside the sentence say which clause each source backs
         for clause_start, clause_end in clauses:
             c_start, c_end = _trim(answer, clause_start, clause_end)
-            c_start, c_end, refs = _strip_markers(answer, c_start, c_end, result.markers)
-            refs += [ref for ref in trailing if ref not in refs]
+            c_start, c_end, refs = _strip_markers(answer, c_start, c_end, markers)
+            refs = list(dict.fromkeys(refs + trailing))
             c_end = _trim(answer, c_start, c_end)[1]
             text = answer[c_start:c_end]
             if c_start >= c_end or not _has_content(text):

@@ -11,10 +11,12 @@ dev half only and ship as ``offline_model.json``.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import json
 import math
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -273,7 +275,8 @@ def _unit_change(alignment: Alignment, unit: Unit) -> str | None:
     return None
 
 
-_PART_SPLIT_RE = re.compile(r",\s+(?:and\s+|or\s+)?|\s+(?:and|with|including|plus|as well as|which|who)\s+")
+# (?<!\s) and possessive runs: a long whitespace run is not rescanned from each of its positions.
+_PART_SPLIT_RE = re.compile(r",\s++(?:and\s+|or\s+)?|(?<!\s)\s++(?:and|with|including|plus|as well as|which|who)\s+")
 
 
 def added_detail(alignment: Alignment, index: SourceIndex, *, strict: bool = False) -> str | None:
@@ -287,23 +290,30 @@ def added_detail(alignment: Alignment, index: SourceIndex, *, strict: bool = Fal
     parts = [(cuts[i], cuts[i + 1]) for i in range(0, len(cuts), 2) if cuts[i + 1] > cuts[i]]
     if len(parts) < 2:
         return None
+    # Terms by start and key weights summed once: per-part scans of every term were quadratic
+    # in the claim's length (a 100,000-character claim of ", and it" took minutes).
+    content = sorted(
+        (t for t in alignment.terms if t.kind in ("word", "num", "time") and t.key not in LIGHT_WORDS),
+        key=lambda t: t.start,
+    )
+    starts = [t.start for t in content]
+    covered = set().union(*(u.keys for u in alignment.best)) if alignment.best else set()
+    key_counts = Counter(alignment.keys)
+    total_weight = sum(alignment.weights.get(k, 0.0) * n for k, n in key_counts.items())
+    covered_weight = sum(alignment.weights.get(k, 0.0) * n for k, n in key_counts.items() if k in covered)
     for start, end in parts:
         # The claim's own terms, so a capital keeps meaning "a name" inside the part.
-        terms = [
-            t
-            for t in alignment.terms
-            if start <= t.start < end and t.kind in ("word", "num", "time") and t.key not in LIGHT_WORDS
-        ]
+        terms = content[bisect.bisect_left(starts, start) : bisect.bisect_left(starts, end)]
         part = text[start:end]
         if not terms or any(t.key in index.vocabulary for t in terms):
             continue
         specific = strict or any(t.kind != "word" or t.capital for t in terms)
-        rest = [k for k in alignment.keys if k not in {t.key for t in terms}]
-        covered = set().union(*(u.keys for u in alignment.best)) if alignment.best else set()
-        rest_share = sum(alignment.weights.get(k, 0.0) for k in rest if k in covered) / max(
-            1e-9, sum(alignment.weights.get(k, 0.0) for k in rest)
-        )
-        if specific and rest and rest_share >= 0.8:
+        own = {t.key for t in terms}
+        rest_weight = total_weight - sum(alignment.weights.get(k, 0.0) * key_counts[k] for k in own)
+        rest_covered = covered_weight - sum(alignment.weights.get(k, 0.0) * key_counts[k] for k in own if k in covered)
+        has_rest = any(k not in own for k in key_counts)
+        rest_share = rest_covered / max(1e-9, rest_weight)
+        if specific and has_rest and rest_share >= 0.8 - 1e-9:
             return part.strip()
     return None
 
