@@ -23,3 +23,21 @@ def request_hashes(answer: str, sources: Sequence[Source], question: str | None)
         sources=per_source,
         source_set=source_set,
     )
+
+
+def request_key(request_id: str | None, hashes: RequestHashes) -> str:
+    """Idempotent key of one audit request: its id, answer, question and ordered sources.
+
+    Sources are keyed in order (citations refer to positions), so it is computed from
+    ``hashes.sources`` (insertion-ordered) and not from the order-free ``source_set``.
+    """
+    parts = ["\x00" if request_id is None else request_id, hashes.answer, hashes.question or ""]
+    parts.extend(f"{sid}\t{digest}" for sid, digest in hashes.sources.items())
+    return sha256("\x1f".join(parts))
+
+
+def invalid_key(values: Sequence[object]) -> str:
+    """Key of a row that is not a valid request: a digest of its raw values."""
+    import json
+
+    return sha256("invalid\x1f" + json.dumps(list(values), sort_keys=True, ensure_ascii=False, default=str))
