@@ -11,8 +11,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from batch_rows import BAD_ROWS, as_json_sources, make_rows
 
+from batch_rows import BAD_ROWS, as_json_sources, make_rows
 from ragaudit import Auditor
 from ragaudit.kernel import BatchConfig
 
