@@ -7,9 +7,13 @@ absolute seconds). A timer stops a run that would hang, so the old exponential c
 from __future__ import annotations
 
 import functools
+import json
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from types import FrameType
 
 import pytest
@@ -54,7 +58,11 @@ def timed(run: Callable[[], object], budget: float = 20.0) -> float:
     return best
 
 
-def fit(chunk: str, size: int = MAX_ANSWER_CHARS, prefix: str = "") -> str:
+SIZE = MAX_ANSWER_CHARS // 2
+"""Half the answer limit: long enough to show quadratic growth (50x and more), quick when linear."""
+
+
+def fit(chunk: str, size: int = SIZE, prefix: str = "") -> str:
     """``prefix`` and ``chunk`` repeated, cut to ``size`` characters."""
     return (prefix + chunk * (size // len(chunk) + 1))[:size]
 
@@ -98,3 +106,73 @@ def test_auditing_hostile_answers_is_linear(name: str) -> None:
     base = timed(lambda: auditor.audit({"answer": BENIGN[:size], "sources": sources}))
     took = timed(lambda: auditor.audit({"answer": HOSTILE[name][:size], "sources": sources}))
     assert took <= max(RATIO_LIMIT * base, 0.05), f"{name}: {took:.2f}s vs {base:.2f}s for benign text"
+
+
+# --- row 6: inputs that crashed the CLI with a traceback ------------------------------------
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run([sys.executable, "-m", "ragaudit", *args], capture_output=True, timeout=300)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode())
+
+
+GOOD_LINE = json.dumps({"id": "good", "answer": "Paris is big.", "sources": [{"id": "1", "text": "Paris is big."}]})
+CRASHERS = {
+    "lone surrogate": (
+        '{"answer": "Paris \\ud800 is big.", "sources": [{"id": "1", "text": "Paris"}]}',
+        2,
+        "surrogate",
+    ),
+    "309+ digit number": (
+        json.dumps(
+            {"answer": f"It has {'9' * 400} people.", "sources": [{"id": "1", "text": f"It has {'9' * 500}.5 people."}]}
+        ),
+        0,
+        "",
+    ),
+    "citation with 5,000 digits": (
+        json.dumps({"answer": f"Paris is big [{'9' * 5000}].", "sources": [{"id": "1", "text": "Paris is big."}]}),
+        0,
+        "",
+    ),
+    "deeply nested JSON source": (
+        json.dumps({"answer": "Paris is big.", "sources": [{"id": "1", "text": "[" * 50_000 + "]" * 50_000}]}),
+        0,
+        "",
+    ),
+    "deeply nested request": (
+        '{"answer": "x", "sources": ' + "[" * 50_000 + "]" * 50_000 + "}",
+        2,
+        "nested too deeply",
+    ),
+    "huge integer": ('{"answer": "x", "id": ' + "9" * 5000 + ', "sources": [{"id": "1", "text": "a"}]}', 2, "digits"),
+}
+
+
+@pytest.mark.parametrize("name", list(CRASHERS))
+def test_hostile_request_gives_a_report_or_one_line_exit_2(name: str, tmp_path: Path) -> None:
+    content, code, message = CRASHERS[name]
+    path = tmp_path / "request.json"
+    path.write_text(content, encoding="utf-8")
+    proc = run_cli("audit", str(path))
+    assert "Traceback" not in proc.stderr
+    assert proc.returncode == code, proc.stderr[-500:]
+    if code == 2:
+        assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    else:
+        assert json.loads(proc.stdout)["claims"]
+
+
+def test_batch_audits_every_good_line_between_hostile_ones(tmp_path: Path) -> None:
+    lines = [GOOD_LINE]
+    for content, _, _ in CRASHERS.values():
+        lines += [content, GOOD_LINE]
+    batch = tmp_path / "mixed.jsonl"
+    batch.write_bytes("\n".join(lines).encode() + b"\n\xff\xfe not utf-8\n" + GOOD_LINE.encode())
+    out = tmp_path / "reports.jsonl"
+    proc = run_cli("audit", "--batch", str(batch), "--out", str(out), "--workers", "2")
+    assert "Traceback" not in proc.stderr
+    assert proc.returncode == 0, proc.stderr[-500:]
+    ids = [json.loads(line)["id"] for line in out.read_text().splitlines()]
+    good = sum(1 for content, code, _ in CRASHERS.values() if code == 0)
+    assert ids.count("good") == len(CRASHERS) + 2
+    assert len(ids) == len(CRASHERS) + 2 + good
+    assert "skipped" in proc.stderr and "mixed.jsonl:" in proc.stderr

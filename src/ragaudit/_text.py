@@ -364,6 +364,10 @@ class Term:
     """Written with an initial capital (a likely name) not at the start of the text."""
 
 
+_MAX_NUMBER_DIGITS = 40
+"""Longer digit strings are read as words, not numbers."""
+
+
 def _fmt_number(value: float) -> str:
     if value == int(value):
         return f"#{int(value)}"
@@ -606,6 +610,11 @@ def _analyze_cached(text: str) -> tuple[Term, ...]:
             continue
         if group == "num":
             clean = raw.lstrip("$").rstrip("%").replace(",", "")
+            if len(clean) > _MAX_NUMBER_DIGITS:
+                # Not a quantity anyone compares (and float() of 309+ digits is infinite): a plain word.
+                terms.append(Term(clean, "word", start, end))
+                pending_scale = None
+                continue
             terms.append(Term(_fmt_number(float(clean)), "num", start, end))
             if raw.endswith("%"):
                 terms.append(Term("percent", "word", end - 1, end))

@@ -210,11 +210,12 @@ def _json_units(source: Source) -> list[Unit] | None:
         return None
     try:
         data = json.loads(text)
-    except ValueError:
+        leaves = list(_json_leaves(data))
+    except (ValueError, RecursionError):  # not JSON, or nested too deeply to walk: read it as text
         return None
     units: list[Unit] = []
     cursor = 0
-    for path, leaf in _json_leaves(data):
+    for path, leaf in leaves:
         key_words = " ".join(split_camel(p) for p in path[-2:])
         # "RestaurantsTakeOut" reads as "restaurants take out" and also "takeout".
         parts = split_camel(path[-1]).split() if path else []

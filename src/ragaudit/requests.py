@@ -7,6 +7,7 @@ The benchmark format (``id``, ``task``, ``question``, ``sources``, ``answer``, `
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,10 @@ MAX_SOURCE_CHARS = 2_000_000
 """Most source text accepted per request, in characters (all sources together)."""
 MAX_SOURCES = 500
 """Most sources accepted per request."""
+MAX_QUESTION_CHARS = 10_000
+"""Longest question accepted, in characters."""
+MAX_ID_CHARS = 200
+"""Longest request or source id accepted, in characters."""
 
 SourcesLike = Sequence[Source | Mapping[str, Any] | str]
 
@@ -82,6 +87,12 @@ def check_request(request: AuditRequest) -> None:
         raise InputError(
             f"the answer has {len(request.answer):,} characters, over the limit of {MAX_ANSWER_CHARS:,}; split it"
         )
+    if request.question is not None and len(request.question) > MAX_QUESTION_CHARS:
+        raise InputError(
+            f"the question has {len(request.question):,} characters, over the limit of {MAX_QUESTION_CHARS:,}"
+        )
+    if request.id is not None and len(request.id) > MAX_ID_CHARS:
+        raise InputError(f"the request id has {len(request.id):,} characters, over the limit of {MAX_ID_CHARS}")
     if len(request.sources) > MAX_SOURCES:
         raise InputError(f"{len(request.sources)} sources is over the limit of {MAX_SOURCES}")
     total = sum(len(s.text) for s in request.sources)
@@ -91,9 +102,44 @@ def check_request(request: AuditRequest) -> None:
         )
     seen: set[str] = set()
     for s in request.sources:
+        if len(s.id) > MAX_ID_CHARS:
+            raise InputError(f"source id {s.id[:40]!r}… has {len(s.id):,} characters, over the limit of {MAX_ID_CHARS}")
         if s.id in seen:
             raise InputError(f"source id {s.id!r} is used twice; every source needs a distinct id")
         seen.add(s.id)
+    _check_encodable("answer", request.answer)
+    if request.question is not None:
+        _check_encodable("question", request.question)
+    if request.id is not None:
+        _check_encodable("id", request.id)
+    for s in request.sources:
+        _check_encodable(f"source {s.id!r} id", s.id)
+        _check_encodable(f"source {s.id!r}", s.text)
+
+
+def _check_encodable(field: str, text: str) -> None:
+    """Reject lone UTF-16 surrogates (``"\\ud800"`` in JSON): no valid text contains them."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(
+            f"the {field} contains an unpaired surrogate (U+{ord(text[exc.start]):04X}) at character {exc.start}; "
+            "escape characters outside the BMP as a surrogate pair or write them as UTF-8"
+        ) from None
+
+
+def loads(text: str | bytes) -> Any:
+    """Decode JSON, turning every way it can fail (syntax, depth, huge integers) into one clear error."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply (arrays/objects inside each other); flatten it") from None
+    except ValueError:  # an integer over sys.get_int_max_str_digits() (4,300) digits
+        raise InputError(
+            f"invalid JSON: a number has more than {sys.get_int_max_str_digits():,} digits; write it as a string"
+        ) from None
 
 
 def _decode(raw: bytes, where: str) -> str:
@@ -106,11 +152,7 @@ def _decode(raw: bytes, where: str) -> str:
 def parse_request_text(text: str, where: str) -> AuditRequest:
     """Parse one JSON request, naming ``where`` in any error."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}", location=where) from None
-    try:
-        return validate_request(data)
+        return validate_request(loads(text))
     except InputError as exc:
         raise exc.at(where) from None
 
@@ -148,13 +190,9 @@ def read_batch(path: Path | str, data: bytes | None = None) -> Iterator[BatchLin
             continue
         place = f"{where}:{number}"
         try:
-            text = _decode(raw_line, place)
-            obj = json.loads(text)
+            obj = loads(_decode(raw_line, place))
         except InputError as exc:
-            yield BatchLine(number, None, exc)
-            continue
-        except json.JSONDecodeError as exc:
-            yield BatchLine(number, None, InputError(f"invalid JSON at column {exc.colno}: {exc.msg}", location=place))
+            yield BatchLine(number, None, exc if exc.location else exc.at(place))
             continue
         try:
             yield BatchLine(number, validate_request(obj), None, obj if isinstance(obj, dict) else None)

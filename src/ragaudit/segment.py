@@ -22,14 +22,14 @@ from ragaudit.models import Claim, ClaimType
 # Every part below is unambiguous (no two quantifiers can share a character) and wrapped in an
 # atomic group, so a marker that never closes ("[1, 1, 1, …") fails in one linear pass instead of
 # backtracking exponentially. tests/test_hostile.py checks every pattern of the package for this.
-_REF = r"(?:(?:S|doc|source|passage|ref|src)[-_ ]?)?\d++"
+_REF = r"(?:(?:S|doc|source|passage|ref|src)[-_ ]?)?\d{1,6}+"  # "[1234567]" is no citation
 _SEP = r"\s*+(?:,|;|–|-|and)\s*+"
 _CITATION_RE = re.compile(
     rf"""
     \[\^?\s*+(?P<bracket>(?>{_REF}(?:{_SEP}{_REF})*+))\]                  # [1] [1, 3] [1-3] [S2] [doc-3] [^1]
-  | \((?P<paren>(?>(?:according\ to\ )?(?:source|passage|document|doc|ref)s?\s*+\d++
-        (?:\s*+(?:,|;|–|-|and|&)\s*+(?:(?:source|passage|document|doc)s?\s*+)?\d++)*+))\)  # (Source 2)
-  | \^(?P<caret>\d++(?:,\d++)*+)                                          # ^2
+  | \((?P<paren>(?>(?:according\ to\ )?(?:source|passage|document|doc|ref)s?\s*+\d{{1,6}}+
+        (?:\s*+(?:,|;|–|-|and|&)\s*+(?:(?:source|passage|document|doc)s?\s*+)?\d{{1,6}}+)*+))\)  # (Source 2)
+  | \^(?P<caret>\d{{1,6}}+(?:,\d{{1,6}}+)*+)(?!\d)                                   # ^2
   | (?P<sup>[¹²³⁴⁵⁶⁷⁸⁹⁰]++)                                              # superscript digits
   | (?<=[a-z0-9][.,)])(?P<foot>\d{{1,2}})(?=\s|$)                          # footnote: "tall.2 It", "1990.3"
     """,
@@ -211,6 +211,7 @@ def classify_claim(text: str) -> ClaimType:
     return "factual"
 
 
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 _ABBREVIATION_PIECE_RE = re.compile(r"\s*(?:\d{1,3}[.)]|[a-zA-Z][.)]|[A-Z][a-z]{0,3}\.)\s*")
 
 
@@ -223,7 +224,9 @@ def sentence_spans(text: str, base: int = 0) -> list[tuple[int, int]]:
     for line in re.finditer(r"[^\n]+", text):
         if not line.group().strip():
             continue
-        _, offsets = blingfire.text_to_sentences_and_offsets(line.group())
+        # blingfire needs UTF-8; a lone surrogate (valid in a Python str) becomes U+FFFD, one
+        # code point for one, so offsets are unchanged.
+        _, offsets = blingfire.text_to_sentences_and_offsets(_SURROGATE_RE.sub("\ufffd", line.group()))
         merged: list[tuple[int, int]] = []
         for s, e in offsets:
             if merged and _ABBREVIATION_PIECE_RE.fullmatch(line.group()[merged[-1][0] : merged[-1][1]]):
