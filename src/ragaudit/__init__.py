@@ -1,5 +1,6 @@
 """ragaudit: audit a RAG answer against the exact sources it was generated from."""
 
+from ragaudit._cache import IndexCache
 from ragaudit._pipeline import Auditor, audit
 from ragaudit.errors import ConfigError, InputError, JudgeError, RagAuditError
 from ragaudit.models import AuditRequest, Claim, ClaimResult, Evidence, Report, Source, Verdict
@@ -13,6 +14,7 @@ __all__ = [
     "ClaimResult",
     "ConfigError",
     "Evidence",
+    "IndexCache",
     "InputError",
     "JudgeError",
     "RagAuditError",

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ragaudit import checks
+from ragaudit._cache import IndexCache
 from ragaudit._hashing import request_hashes
 from ragaudit._text import question_keys
-from ragaudit.align import SourceIndex, align, build_index
+from ragaudit.align import SourceIndex, align
 from ragaudit.errors import ConfigError
 from ragaudit.gate import Gate, Policy
 from ragaudit.judges import Judge, JudgeContext, get_judge
@@ -33,8 +32,6 @@ from ragaudit.requests import SourcesLike, check_request, coerce_sources, valida
 from ragaudit.score import NO_CLAIMS_NOTE, count, faithfulness, hallucination_score
 from ragaudit.segment import segment
 
-_INDEX_CACHE_SIZE = 256
-
 
 class Auditor:
     """Audits many requests with one configuration, reusing source indexes across them.
@@ -44,6 +41,8 @@ class Auditor:
         risk_level: ``high``, ``medium`` or ``low``: how strictly partial support is read.
         claim_types: Audit only these claim types; the others are left out of counts and score.
         policy: Gate policy (a :class:`~ragaudit.gate.Policy` or a TOML/YAML path); default: the shipped one.
+        index_cache: Where source indexes are kept between audits; default: this auditor's own
+            (bounded: 4 M source characters). Pass one :class:`IndexCache` to share it.
 
     Example:
         >>> auditor = Auditor()
@@ -59,6 +58,7 @@ class Auditor:
         risk_level: RiskLevel = "medium",
         claim_types: Sequence[ClaimType] | None = None,
         policy: Policy | Path | str | None = None,
+        index_cache: IndexCache | None = None,
     ) -> None:
         if risk_level not in ("high", "medium", "low"):
             raise ConfigError(f"risk_level must be high, medium or low, not {risk_level!r}")
@@ -68,22 +68,11 @@ class Auditor:
         self.judge = get_judge(judge)
         self.gate = Gate(policy)
         self.options = AuditOptions(risk_level=risk_level, claim_types=list(claim_types) if claim_types else None)
-        self._indexes: OrderedDict[tuple[tuple[str, str], ...], SourceIndex] = OrderedDict()
-        self._lock = threading.Lock()  # the service shares one auditor between threads
+        # Shared by every auditor of a service (one per option set), bounded by size.
+        self.index_cache = index_cache if index_cache is not None else IndexCache()
 
     def _index(self, sources: list[Source]) -> SourceIndex:
-        key = tuple((s.id, s.text) for s in sources)
-        with self._lock:
-            index = self._indexes.get(key)
-            if index is not None:
-                self._indexes.move_to_end(key)
-                return index
-        index = build_index(sources)
-        with self._lock:
-            self._indexes[key] = index
-            if len(self._indexes) > _INDEX_CACHE_SIZE:
-                self._indexes.popitem(last=False)
-        return index
+        return self.index_cache.get(sources)
 
     def audit(self, request: AuditRequest | Mapping[str, Any]) -> Report:
         """Audit one request (an :class:`AuditRequest` or its JSON-shaped mapping)."""

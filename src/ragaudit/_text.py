@@ -587,11 +587,22 @@ def analyze(text: str) -> list[Term]:
     >>> [t.key for t in analyze("Revenue rose 5% to $1,000 at 5 PM.") if t.kind != "stop"]
     ['revenu', 'rise', '#5', 'percent', '#1000', '@17:00']
     """
+    if len(text) > _CACHE_TEXT_CHARS:
+        # Whole sources are analysed too; caching them would keep megabytes per request alive.
+        return list(_analyze(text))
     return list(_analyze_cached(text))
 
 
-@lru_cache(maxsize=50_000)
+_CACHE_TEXT_CHARS = 2_000
+"""Texts up to this length (claims, sentences, table rows) are cached; longer ones are not."""
+
+
+@lru_cache(maxsize=20_000)
 def _analyze_cached(text: str) -> tuple[Term, ...]:
+    return _analyze(text)
+
+
+def _analyze(text: str) -> tuple[Term, ...]:
     terms: list[Term] = []
     pending_scale: Term | None = None
     for m in _TOKEN_RE.finditer(text):
