@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 import jsonschema
 import pytest
 
-from ragaudit.views import view_schema
+from ragaudit.render.views import view_schema
 from service_helpers import PG_URL, Server, free_port, reset_postgres
 
 REQUEST = {

@@ -10,7 +10,7 @@ import pytest
 
 from ragaudit import Auditor
 from ragaudit.models import AuditRequest
-from ragaudit.store import Store, open_store, parse_age
+from ragaudit.service.store import Store, open_store, parse_age
 from service_helpers import PG_URL, reset_postgres
 
 REQUEST = AuditRequest(answer="The plant opened in 2010.", sources=[{"id": "1", "text": "The plant opened in 2012."}])  # type: ignore[list-item]

@@ -14,7 +14,7 @@ import pytest
 from ragaudit import Report, audit
 from ragaudit.errors import ConfigError
 from ragaudit.gate import Gate, load_policy
-from ragaudit.views import VIEW_NAMES, generate_schemas, view_schema
+from ragaudit.render.views import VIEW_NAMES, generate_schemas, render_view, view_schema
 
 from .conftest import EXAMPLES
 
@@ -81,7 +81,7 @@ def test_cases_cover_every_status_and_issue_type() -> None:
 def test_every_view_validates_against_its_shipped_schema(name: str) -> None:
     schema = view_schema(name)
     for report in reports():
-        jsonschema.validate(report.to_view(name), schema)
+        jsonschema.validate(render_view(report, name), schema)
 
 
 def test_shipped_schemas_match_the_models() -> None:
@@ -97,7 +97,7 @@ def test_view_counts_and_scores_follow_the_formulas() -> None:
         statuses = [c.status for c in report.claims]
         n = len(statuses)
         s, p = statuses.count("supported"), statuses.count("partially_supported")
-        sbs = report.to_view("source_by_source")["audit_report"]
+        sbs = render_view(report, "source_by_source")["audit_report"]
         assert sbs["total_claims_found"] == n
         assert sbs["supported_claims"] == s and sbs["partially_supported_claims"] == p
         assert sbs["unsupported_claims"] == n - s - p
@@ -106,14 +106,14 @@ def test_view_counts_and_scores_follow_the_formulas() -> None:
             if claim["support_status"] == "unsupported":
                 assert claim["supporting_source_ids"] == [] and claim["supporting_evidence_spans"] == []
 
-        fa = report.to_view("factual_audit")
+        fa = render_view(report, "factual_audit")
         c = statuses.count("contradicted") + statuses.count("synthesis_error")
         assert fa["overall_score"] == pytest.approx(1.0 if n == 0 else max(0.0, (s - 2 * c) / n))
         assert fa["audit_result"] == (
             "FAIL" if any(i["severity"] in ("CRITICAL", "MAJOR") for i in fa["flagged_issues"]) else "PASS"
         )
 
-        cl = report.to_view("classification")
+        cl = render_view(report, "classification")
         summary = cl["summary"]
         assert summary["total_segments"] == n
         assert summary["faithful_synthesis_count"] == s
@@ -127,13 +127,13 @@ def test_view_counts_and_scores_follow_the_formulas() -> None:
             if seg["classification"] == "fabrication":
                 assert seg["supporting_source_spans"] == []
 
-        disc = report.to_view("discrepancy")
+        disc = render_view(report, "discrepancy")
         grounded = all(st == "supported" for st in statuses) and not report.conflicts
         assert disc["overall_grounding_status"] == ("FULLY_GROUNDED" if grounded else "DISCREPANCY_FOUND")
 
 
 def test_discrepancy_view_names_disagreeing_sources() -> None:
-    disc = reports()[3].to_view("discrepancy")
+    disc = render_view(reports()[3], "discrepancy")
     assert disc["overall_grounding_status"] == "DISCREPANCY_FOUND"
     assert "Sources a and b disagree" in disc["claims"][0]["explanation"]
 

@@ -12,6 +12,7 @@ from typing import Any
 import yaml
 
 from ragaudit.errors import ConfigError
+from ragaudit.evaluate import Outcome, claim_correctness
 from ragaudit.gate import Calibration, Policy
 from ragaudit.metrics import binary_scores
 
@@ -76,6 +77,37 @@ def fit_isotonic(confidence: Sequence[float], correct: Sequence[bool]) -> Calibr
         x=[round(b[2], 6) for b in blocks],
         y=[round(b[0] / b[1], 6) for b in blocks],
     )
+
+
+def tune_policy(
+    outcomes: Sequence[Outcome],
+    policy: Policy,
+    *,
+    target_precision: float | None = None,
+    target_recall: float | None = None,
+    method: str | None = None,
+) -> tuple[Policy, dict[str, Any]]:
+    """``policy`` with the threshold picked for the target and/or the fitted calibration, and a summary."""
+    summary: dict[str, Any] = {}
+    if target_precision is not None or target_recall is not None:
+        threshold, p, r = pick_threshold(
+            [o.example.gold for o in outcomes],
+            [o.report.faithfulness for o in outcomes],
+            target_precision=target_precision,
+            target_recall=target_recall,
+        )
+        policy = policy.model_copy(update={"threshold": threshold})
+        summary.update(threshold=threshold, precision=round(p, 4), recall=round(r, 4))
+    if method:
+        if method not in ("platt", "isotonic"):
+            raise ConfigError(f"--calibrate {method!r}: use platt or isotonic")
+        conf, right = claim_correctness(list(outcomes))
+        if not conf:
+            raise ConfigError("--calibrate needs rows with gold spans (claim-level correctness)")
+        fitted = fit_platt(conf, right) if method == "platt" else fit_isotonic(conf, right)
+        policy = policy.model_copy(update={"calibration": fitted})
+        summary["calibration"] = fitted.model_dump(exclude_none=True)
+    return policy, summary
 
 
 def write_policy(policy: Policy, path: Path) -> None:

@@ -14,7 +14,7 @@ import hashlib
 import json
 import sqlite3
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,7 @@ from ragaudit.errors import ConfigError, InputError
 from ragaudit.metrics import (
     average_precision,
     brier_score,
+    covered_chars,
     expected_calibration_error,
     pr_curve,
     reliability_bins,
@@ -92,18 +93,11 @@ class Outcome:
         return [(c.start, c.end) for c in self.report.claims if c.status != "supported"]
 
 
-def _chars(spans: Iterable[tuple[int, int]]) -> set[int]:
-    out: set[int] = set()
-    for s, e in spans:
-        out.update(range(s, e))
-    return out
-
-
 def _arrays(outcomes: list[Outcome]) -> dict[str, np.ndarray]:
     """Per-example columns the vectorised metrics use."""
     overlap, predicted, gold = [], [], []
     for o in outcomes:
-        p, g = _chars(o.predicted_spans), _chars((s, e) for s, e, _ in o.example.gold_spans)
+        p, g = covered_chars(o.predicted_spans), covered_chars((s, e) for s, e, _ in o.example.gold_spans)
         overlap.append(len(p & g))
         predicted.append(len(p))
         gold.append(len(g))

@@ -12,28 +12,13 @@ import math
 import tomllib
 from importlib import resources
 from pathlib import Path
-from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ragaudit._vocab import GATE_ACTIONS, CalibrationMethod, GateAction, IssueType
 from ragaudit.errors import ConfigError
 from ragaudit.models import Decision, Issue, Report, RiskLevel, Severity
-
-Action = Literal["deliver", "deliver_with_caveat", "regenerate", "human_review", "block"]
-ACTIONS: tuple[Action, ...] = ("deliver", "deliver_with_caveat", "regenerate", "human_review", "block")
-
-IssueType = Literal[
-    "CONTRADICTION",
-    "SYNTHESIS_ERROR",
-    "CITATION_FABRICATION",
-    "INVALID_CITATION",
-    "UNSUPPORTED_CLAIM",
-    "PARTIAL_SUPPORT",
-    "MISSING_ABSTENTION",
-    "SOURCE_CONFLICT",
-    "JUDGE_ESCALATION",
-]
 
 
 class RiskRules(BaseModel):
@@ -41,16 +26,16 @@ class RiskRules(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    contradicted: Action = "regenerate"
-    synthesis_error: Action = "regenerate"
-    fabricated_citation: Action = "regenerate"
-    invalid_citation: Action = "deliver_with_caveat"
-    unsupported: Action = "deliver_with_caveat"
-    partially_supported: Action = "deliver_with_caveat"
-    missing_abstention: Action = "regenerate"
-    source_conflict: Action = "deliver_with_caveat"
-    below_threshold: Action = "regenerate"
-    escalation: Action = "human_review"
+    contradicted: GateAction = "regenerate"
+    synthesis_error: GateAction = "regenerate"
+    fabricated_citation: GateAction = "regenerate"
+    invalid_citation: GateAction = "deliver_with_caveat"
+    unsupported: GateAction = "deliver_with_caveat"
+    partially_supported: GateAction = "deliver_with_caveat"
+    missing_abstention: GateAction = "regenerate"
+    source_conflict: GateAction = "deliver_with_caveat"
+    below_threshold: GateAction = "regenerate"
+    escalation: GateAction = "human_review"
     """A claim no judge could decide reliably (never silently passed or blocked)."""
 
 
@@ -59,7 +44,7 @@ class Calibration(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    method: Literal["platt", "isotonic"]
+    method: CalibrationMethod
     a: float | None = None
     b: float | None = None
     x: list[float] | None = None
@@ -196,9 +181,9 @@ class Gate:
         level: RiskLevel = risk_level or report.options.risk_level
         rules = self.policy.rules(level)
         issues = find_issues(report, self.policy)
-        proposals: list[tuple[Action, str]] = []
+        proposals: list[tuple[GateAction, str]] = []
         for issue in issues:
-            action: Action = getattr(rules, _FINDING_OF[issue.type])  # type: ignore[index]
+            action: GateAction = getattr(rules, _FINDING_OF[issue.type])  # type: ignore[index]
             proposals.append((action, f"{issue.type} ({issue.severity}) → {action}: {issue.description}"))
         if report.faithfulness < self.policy.threshold:
             proposals.append(
@@ -207,7 +192,7 @@ class Gate:
                     f"faithfulness {report.faithfulness:.2f} is below the threshold {self.policy.threshold:.2f} → {rules.below_threshold}",
                 )
             )
-        action = max((a for a, _ in proposals), key=ACTIONS.index, default="deliver")
+        action = max((a for a, _ in proposals), key=GATE_ACTIONS.index, default="deliver")
         reasons = [reason for _, reason in proposals] or ["every claim is supported and the score meets the threshold"]
         caveat = None
         if action == "deliver_with_caveat":

@@ -108,7 +108,12 @@ class SpanScores:
         }
 
 
-def _chars(spans: Iterable[tuple[int, int]]) -> set[int]:
+def covered_chars(spans: Iterable[tuple[int, int]]) -> set[int]:
+    """The character positions covered by (start, end) spans (end exclusive).
+
+    >>> sorted(covered_chars([(0, 2), (1, 3)]))
+    [0, 1, 2]
+    """
     covered: set[int] = set()
     for start, end in spans:
         covered.update(range(start, end))
@@ -121,7 +126,7 @@ def span_scores(predicted: Iterable[tuple[int, int]], gold: Iterable[tuple[int, 
     >>> span_scores([(0, 10)], [(5, 15)]).f1
     0.5
     """
-    p, g = _chars(predicted), _chars(gold)
+    p, g = covered_chars(predicted), covered_chars(gold)
     return SpanScores(len(p & g), len(p), len(g))
 
 

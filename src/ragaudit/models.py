@@ -9,36 +9,40 @@ item's ``source_id``, ``start``, ``end``, ``quote``.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+# The allowed values live in one module; re-exported here because the report's types use them.
+from ragaudit._vocab import (
+    CLAIM_STATUSES as CLAIM_STATUSES,
+)
+from ragaudit._vocab import (
+    CLAIM_TYPES as CLAIM_TYPES,
+)
+from ragaudit._vocab import (
+    ClaimStatus as ClaimStatus,
+)
+from ragaudit._vocab import (
+    ClaimType as ClaimType,
+)
+from ragaudit._vocab import (
+    EvidenceRelation as EvidenceRelation,
+)
+from ragaudit._vocab import (
+    GateAction as GateAction,
+)
+from ragaudit._vocab import (
+    Label as Label,
+)
+from ragaudit._vocab import (
+    RiskLevel as RiskLevel,
+)
+from ragaudit._vocab import (
+    Severity as Severity,
+)
+
 REPORT_SCHEMA_VERSION = "1.0"
-
-ClaimStatus = Literal["supported", "partially_supported", "unsupported", "contradicted", "synthesis_error"]
-"""A claim's verdict. ``synthesis_error``: true parts from different sources combined falsely."""
-
-CLAIM_STATUSES: tuple[ClaimStatus, ...] = (
-    "supported",
-    "partially_supported",
-    "unsupported",
-    "contradicted",
-    "synthesis_error",
-)
-
-ClaimType = Literal["factual", "interpretive", "quantitative", "temporal", "attribution"]
-CLAIM_TYPES: tuple[ClaimType, ...] = (
-    "factual",
-    "interpretive",
-    "quantitative",
-    "temporal",
-    "attribution",
-)
-
-RiskLevel = Literal["high", "medium", "low"]
-Severity = Literal["CRITICAL", "MAJOR", "MINOR"]
-GateAction = Literal["deliver", "deliver_with_caveat", "regenerate", "human_review", "block"]
-EvidenceRelation = Literal["supports", "contradicts", "related"]
 
 
 class _Model(BaseModel):
@@ -289,7 +293,7 @@ class Report(_Model):
 
     schema_version: str = REPORT_SCHEMA_VERSION
     id: str | None = None
-    label: Literal["faithful", "hallucinated"]
+    label: Label
     """``hallucinated`` iff any audited claim is not supported."""
     faithfulness: float
     """(supported + 0.5 × partially_supported) / claims; 1.0 when there are no claims."""
@@ -309,12 +313,6 @@ class Report(_Model):
     llm_calls: list[JudgeCall] = Field(default_factory=list)
     """Every LLM call made for this audit (none for the offline judge)."""
     timings: Timings = Field(default_factory=Timings)
-
-    def to_view(self, name: str) -> dict[str, Any]:
-        """Render this report as one of the views (see :mod:`ragaudit.views`)."""
-        from ragaudit.views import render_view
-
-        return render_view(self, name)
 
     def to_json(self, *, indent: int | None = None, timings: bool = True) -> str:
         """Serialise deterministically; ``timings=False`` gives byte-identical output per input."""

@@ -12,7 +12,8 @@ from collections import Counter
 
 from ragaudit.align import Alignment
 from ragaudit.errors import ConfigError
-from ragaudit.judges import Judge, JudgeContext, get_judge, register_judge
+from ragaudit.judges._base import Judge, JudgeContext, register_judge
+from ragaudit.judges._base import build_judge as get_judge
 from ragaudit.metrics import fleiss_kappa
 from ragaudit.models import ClaimStatus, Verdict
 

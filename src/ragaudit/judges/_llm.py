@@ -44,7 +44,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_aft
 from ragaudit._text import analyze, content_keys
 from ragaudit.align import Alignment, SourceIndex
 from ragaudit.errors import ConfigError, JudgeError
-from ragaudit.judges import JudgeContext, register_judge
+from ragaudit.judges._base import JudgeContext, register_judge
 from ragaudit.judges._prompts import PROMPT_VERSION, TASKS, Task, output_schema, prompt_hash, system_prompt, user_prompt
 from ragaudit.models import ClaimStatus, Evidence, FabricatedEvidence, JudgeCall, Verdict
 

@@ -24,7 +24,7 @@ from importlib import resources
 
 from ragaudit._text import ANTONYMS, CERTAINTY, LIGHT_WORDS, Term, analyze, is_year, name_keys, stem
 from ragaudit.align import Alignment, SourceIndex, Unit
-from ragaudit.judges import JudgeContext, register_judge
+from ragaudit.judges._base import JudgeContext, register_judge
 from ragaudit.models import Verdict
 
 BASE_FEATURES: tuple[str, ...] = (

@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from ragaudit.views import generate_schemas
+from ragaudit.render.views import generate_schemas
 
 here = Path(__file__).parent
 for filename, schema in generate_schemas().items():

@@ -9,6 +9,7 @@ keys. 401 without a valid key, 403 for the wrong role.
 
 from __future__ import annotations
 
-from ragaudit.service._app import ServiceSettings, create_app
+from ragaudit.service.app import create_app
+from ragaudit.service.settings import ServiceSettings
 
 __all__ = ["ServiceSettings", "create_app"]

@@ -15,20 +15,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, delete, event, func, insert, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
+from ragaudit._vocab import ROLES as ROLES
+from ragaudit._vocab import ReviewDecision, Role
 from ragaudit.errors import ConfigError, RagAuditError
 from ragaudit.models import AuditRequest, Report
-from ragaudit.store._schema import api_keys, audits, jobs, retention_log, reviews
+from ragaudit.service.store._schema import api_keys, audits, jobs, retention_log, reviews
 
-Role = Literal["auditor", "reviewer", "admin"]
-ROLES: tuple[Role, ...] = ("auditor", "reviewer", "admin")
-ReviewDecision = Literal["approve", "reject", "edit_and_approve"]
 DEFAULT_URL = "sqlite:///ragaudit.db"
 
 
@@ -77,7 +76,7 @@ class AuditRecord:
 
 def _migrate(engine: Engine) -> None:
     config = Config()
-    config.set_main_option("script_location", str(resources.files("ragaudit.store").joinpath("migrations")))
+    config.set_main_option("script_location", str(resources.files("ragaudit.service.store").joinpath("migrations")))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
@@ -409,4 +408,39 @@ def parse_age(text: str) -> timedelta:
     return timedelta(**{units[text[-1]]: int(text[:-1])})
 
 
-__all__ = ["ROLES", "AuditRecord", "StorageError", "Store", "open_store", "parse_age"]
+def parse_since(value: str) -> datetime:
+    """An ISO date (``2026-11-01``) or an age (``7d``, ``12h``) → the point in time it names."""
+    try:
+        return datetime.fromisoformat(value) if any(ch in value for ch in "-:T") else now() - parse_age(value)
+    except (ValueError, ConfigError):
+        raise ConfigError(f"--since {value!r}: give an ISO date (2026-11-01) or an age (7d, 12h)") from None
+
+
+def golden_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A reviewed audit (an :meth:`Store.iter_export` row) in the benchmark format: reviewer labels are gold."""
+    review = row["reviews"][-1]
+    claims = [
+        {
+            "start": c["start"],
+            "end": c["end"],
+            "text": c["text"],
+            "status": review["claim_labels"].get(c["id"], c["status"]),
+        }
+        for c in row["report"]["claims"]
+    ]
+    bad = [c for c in claims if c["status"] != "supported"]
+    request = row["request"]
+    return {
+        "id": row["id"],
+        "task": "review",
+        "question": request.get("question"),
+        "sources": request["sources"],
+        "answer": request["answer"],
+        "label": "hallucinated" if bad or review["decision"] == "reject" else "faithful",
+        "spans": [{"start": c["start"], "end": c["end"], "text": c["text"], "type": c["status"]} for c in bad],
+        "claims": claims,
+        "meta": {"reviewer": review["reviewer"], "review_decision": review["decision"]},
+    }
+
+
+__all__ = ["ROLES", "AuditRecord", "StorageError", "Store", "golden_row", "open_store", "parse_age", "parse_since"]

@@ -22,10 +22,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from ragaudit._vocab import VIEW_NAMES as VIEW_NAMES
+from ragaudit._vocab import ClaimType, Severity
+from ragaudit._vocab import ViewName as ViewName
 from ragaudit.models import ClaimResult, Evidence, Report
-
-ViewName = Literal["source_by_source", "factual_audit", "classification", "discrepancy", "canonical"]
-VIEW_NAMES: tuple[ViewName, ...] = ("source_by_source", "factual_audit", "classification", "discrepancy", "canonical")
 
 
 class _View(BaseModel):
@@ -36,7 +36,7 @@ class _View(BaseModel):
 class SourceClaim(_View):
     claim_id: str
     claim_text: str
-    claim_type: Literal["factual", "interpretive", "quantitative", "temporal", "attribution"]
+    claim_type: ClaimType
     support_status: Literal["supported", "unsupported", "partially_supported"]
     supporting_source_ids: list[str]
     supporting_evidence_spans: list[str]
@@ -68,7 +68,7 @@ class FactualClaim(_View):
 
 
 class FlaggedIssue(_View):
-    severity: Literal["CRITICAL", "MAJOR", "MINOR"]
+    severity: Severity
     type: Literal["UNSUPPORTED_CLAIM", "CONTRADICTION", "CITATION_FABRICATION", "MISSING_ABSTENTION"]
     description: str
 

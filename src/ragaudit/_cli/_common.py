@@ -1,0 +1,63 @@
+"""What every command shares: the stderr console, the one-line error, progress bars, common options."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+stderr = Console(stderr=True)
+
+EXIT_INPUT = 2
+EXIT_REGRESSION = 1
+
+
+class RiskChoice(StrEnum):
+    """Risk levels."""
+
+    high = "high"
+    medium = "medium"
+    low = "low"
+
+
+def fail(message: str) -> NoReturn:
+    """Print one error line and exit with the input-error code."""
+    stderr.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    raise typer.Exit(EXIT_INPUT)
+
+
+def progress() -> Progress:
+    """A progress bar on stderr (silent when stderr is not a terminal)."""
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=stderr,
+        transient=False,
+        disable=not stderr.is_terminal,
+    )
+
+
+def read_stdin() -> bytes:
+    """All of standard input, as bytes."""
+    return sys.stdin.buffer.read()
+
+
+JudgeOpt = Annotated[str, typer.Option("--judge", "-j", help="Judge spec.", envvar="RAGAUDIT_JUDGE")]
+RiskOpt = Annotated[
+    RiskChoice,
+    typer.Option("--risk-level", help="Strictness of partial support and of the gate.", envvar="RAGAUDIT_RISK_LEVEL"),
+]
+ClaimTypesOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--claim-type",
+        help="Audit only this claim type (repeatable): factual, interpretive, quantitative, temporal, attribution.",
+    ),
+]
+WorkersOpt = Annotated[int | None, typer.Option("--workers", help="Processes for batches (default: one per core).")]

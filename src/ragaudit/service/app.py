@@ -1,0 +1,77 @@
+"""The app factory: lifespan (store, first admin key, workers), request limits and logs, error mapping."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+from fastapi import FastAPI, Request, Response
+from fastapi.responses import JSONResponse
+
+from ragaudit.errors import RagAuditError
+from ragaudit.service._observe import configure_logging, event
+from ragaudit.service.auth import ensure_admin
+from ragaudit.service.routes import router
+from ragaudit.service.settings import ServiceSettings
+from ragaudit.service.store import Store, open_store
+from ragaudit.service.worker import Service
+
+
+def create_app(settings: ServiceSettings | None = None, store: Store | None = None) -> FastAPI:
+    """Build the service app; ``store`` defaults to ``open_store(settings.database_url)``."""
+    settings = settings or ServiceSettings()
+    configure_logging()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        the_store = store or open_store(settings.database_url)
+        service = Service(settings, the_store)
+        app.state.service = service
+        ensure_admin(the_store, settings)
+        requeued = the_store.requeue_running()
+        if requeued:
+            event("requeued unfinished async audits", count=requeued)
+        service.tasks = [asyncio.create_task(service.worker()) for _ in range(max(1, settings.workers))]
+        event("ragaudit service started", database=the_store.engine.dialect.name, workers=settings.workers)
+        try:
+            yield
+        finally:
+            for task in service.tasks:
+                task.cancel()
+            await asyncio.gather(*service.tasks, return_exceptions=True)
+            if store is None:
+                the_store.close()
+
+    app = FastAPI(
+        title="ragaudit",
+        version="0.1.0",
+        description="Audit RAG answers against their sources; gate them; review them.",
+        lifespan=lifespan,
+    )
+
+    @app.middleware("http")
+    async def limits_and_logs(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        t0 = time.perf_counter()
+        length = request.headers.get("content-length")
+        if length and length.isdigit() and int(length) > settings.max_request_bytes:
+            return JSONResponse({"detail": f"request body over {settings.max_request_bytes} bytes"}, status_code=413)
+        response = await call_next(request)
+        route = request.scope.get("route")
+        path = getattr(route, "path", "unmatched")
+        elapsed = time.perf_counter() - t0
+        service: Service | None = getattr(request.app.state, "service", None)
+        if service is not None:
+            service.metrics.http.labels(request.method, path, str(response.status_code)).observe(elapsed)
+        event("http", method=request.method, route=path, status=response.status_code, ms=round(elapsed * 1000, 2))
+        return response
+
+    @app.exception_handler(RagAuditError)
+    async def bad_input(request: Request, exc: RagAuditError) -> JSONResponse:
+        service: Service = request.app.state.service
+        service.metrics.errors.labels("bad_request").inc()
+        return JSONResponse({"detail": str(exc)}, status_code=422)
+
+    app.include_router(router)
+    return app

@@ -1,0 +1,209 @@
+"""The HTTP routes: audits (sync and async), the review queue, keys, ops endpoints and the review page."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from datetime import timedelta
+from importlib import resources
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
+from fastapi.responses import HTMLResponse, JSONResponse
+from prometheus_client import generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+from ragaudit._vocab import ROLES, RiskLevel, Role
+from ragaudit.render.views import VIEW_NAMES, render_view
+from ragaudit.requests import check_request
+from ragaudit.service._observe import event
+from ragaudit.service.auth import require
+from ragaudit.service.bodies import AuditBody, KeyBody, ReviewBody
+from ragaudit.service.worker import Service
+
+router = APIRouter()
+
+
+def _view_or_400(view: str) -> str:
+    if view not in VIEW_NAMES:
+        raise HTTPException(400, f"unknown view {view!r}: choose one of {', '.join(VIEW_NAMES)}")
+    return view
+
+
+@router.get("/healthz", tags=["ops"])
+async def healthz() -> dict[str, str]:
+    """Liveness: the process answers."""
+    return {"status": "ok"}
+
+
+@router.get("/readyz", tags=["ops"])
+async def readyz(request: Request) -> JSONResponse:
+    """Readiness: the database answers."""
+    ok = await asyncio.to_thread(request.app.state.service.store.ping)
+    return JSONResponse({"status": "ready" if ok else "database unavailable"}, status_code=200 if ok else 503)
+
+
+@router.get("/metrics", tags=["ops"])
+async def metrics(request: Request, _: tuple[str, Role] = Depends(require(*ROLES))) -> Response:
+    """Prometheus metrics."""
+    service: Service = request.app.state.service
+    return Response(generate_latest(service.metrics.registry), media_type=CONTENT_TYPE_LATEST)
+
+
+@router.post("/v1/audits", tags=["audits"], status_code=200)
+async def submit_audit(
+    body: AuditBody,
+    request: Request,
+    response: Response,
+    mode: Literal["sync", "async"] = "sync",
+    view: str = "canonical",
+    _: tuple[str, Role] = Depends(require("auditor")),
+) -> dict[str, Any]:
+    """Audit and gate a request: at once (``mode=sync``) or in the background (``mode=async``, 202)."""
+    service: Service = request.app.state.service
+    _view_or_400(view)
+    check_request(body.request())
+    audit_id = str(uuid.uuid4())
+    if mode == "async":
+        options = body.model_dump(include={"trace_id", "answer_version", "risk_level", "claim_types"})
+        req = body.model_dump(include={"id", "question", "answer", "sources"})
+        await asyncio.to_thread(service.store.enqueue, audit_id, req, options, body.callback_url)
+        response.status_code = 202
+        return {"id": audit_id, "state": "queued", "links": {"self": f"/v1/audits/{audit_id}"}}
+    await asyncio.to_thread(service.run_audit, body, audit_id, "sync")
+    return await _audit_payload(service, audit_id, view)
+
+
+@router.get("/v1/audits/{audit_id}", tags=["audits"])
+async def get_audit(
+    audit_id: str,
+    request: Request,
+    view: str = "canonical",
+    _: tuple[str, Role] = Depends(require("auditor", "reviewer")),
+) -> dict[str, Any]:
+    """An audit's state and, when done, its report in the chosen view."""
+    return await _audit_payload(request.app.state.service, audit_id, _view_or_400(view))
+
+
+@router.get("/v1/audits", tags=["audits"])
+async def list_audits(
+    request: Request,
+    decision: str | None = None,
+    limit: int = Query(50, le=500),
+    _: tuple[str, Role] = Depends(require("reviewer")),
+) -> list[dict[str, Any]]:
+    """Recent audits, newest first (summaries)."""
+    service: Service = request.app.state.service
+    records = await asyncio.to_thread(service.store.list_audits, decision=decision, limit=limit)
+    return [_summary(r) for r in records]
+
+
+@router.get("/v1/reviews", tags=["reviews"])
+async def review_queue(
+    request: Request,
+    state: Literal["open"] = "open",
+    decision: str = "human_review",
+    risk: RiskLevel | None = None,
+    min_age_minutes: int | None = None,
+    _: tuple[str, Role] = Depends(require("reviewer")),
+) -> list[dict[str, Any]]:
+    """Audits waiting for a human (oldest first), filtered by decision, risk and age."""
+    service: Service = request.app.state.service
+    age = timedelta(minutes=min_age_minutes) if min_age_minutes else None
+    records = await asyncio.to_thread(service.store.open_reviews, decision=decision, risk=risk, older_than=age)
+    return [_summary(r) for r in records]
+
+
+@router.post("/v1/reviews/{audit_id}", tags=["reviews"], status_code=201)
+async def post_review(
+    audit_id: str,
+    body: ReviewBody,
+    request: Request,
+    who: tuple[str, Role] = Depends(require("reviewer")),
+) -> dict[str, Any]:
+    """Record a reviewer's per-claim labels and decision."""
+    service: Service = request.app.state.service
+    record = await asyncio.to_thread(service.store.get_audit, audit_id)
+    if record is None:
+        raise HTTPException(404, f"no audit {audit_id}")
+    known = {c["id"] for c in record.report["claims"]}
+    unknown = sorted(set(body.claim_labels) - known)
+    if unknown:
+        raise HTTPException(422, f"claim ids {unknown} are not in audit {audit_id} (its claims: {sorted(known)})")
+    if body.decision == "edit_and_approve" and not body.edited_answer:
+        raise HTTPException(422, "edit_and_approve needs the edited answer in 'edited_answer'")
+    review_id = await asyncio.to_thread(
+        service.store.add_review,
+        audit_id,
+        reviewer=who[0],
+        decision=body.decision,
+        claim_labels=dict(body.claim_labels),
+        edited_answer=body.edited_answer,
+        comment=body.comment,
+    )
+    event("review recorded", audit_id=audit_id, review_id=review_id, reviewer=who[0], decision=body.decision)
+    return {"id": review_id, "audit_id": audit_id, "reviewer": who[0], "decision": body.decision}
+
+
+@router.get("/v1/reviews/{audit_id}", tags=["reviews"])
+async def get_reviews(
+    audit_id: str, request: Request, _: tuple[str, Role] = Depends(require("reviewer"))
+) -> list[dict[str, Any]]:
+    """Every review of an audit."""
+    return await asyncio.to_thread(request.app.state.service.store.reviews_for, audit_id)
+
+
+@router.post("/v1/keys", tags=["keys"], status_code=201)
+async def create_key(
+    body: KeyBody, request: Request, _: tuple[str, Role] = Depends(require("admin"))
+) -> dict[str, str]:
+    """Create an API key (returned once; stored hashed)."""
+    key = await asyncio.to_thread(request.app.state.service.store.create_key, body.name, body.role)
+    return {"name": body.name, "role": body.role, "key": key}
+
+
+@router.get("/v1/keys", tags=["keys"])
+async def list_keys(request: Request, _: tuple[str, Role] = Depends(require("admin"))) -> list[dict[str, Any]]:
+    """Key names and roles (never the keys)."""
+    return await asyncio.to_thread(request.app.state.service.store.list_keys)
+
+
+@router.get("/review", response_class=HTMLResponse, include_in_schema=False)
+async def review_page() -> HTMLResponse:
+    """The reviewer's page (its data comes from the API with the reviewer's key)."""
+    return HTMLResponse(resources.files("ragaudit.service").joinpath("review.html").read_text(encoding="utf-8"))
+
+
+def _summary(record: Any) -> dict[str, Any]:
+    report = record.report
+    return {
+        "id": record.id,
+        "created_at": record.created_at.isoformat(),
+        "decision": record.decision,
+        "label": record.label,
+        "faithfulness": record.faithfulness,
+        "risk_level": record.risk_level,
+        "trace_id": record.trace_id,
+        "claims": report["counts"]["total"],
+        "answer_preview": (record.row["request"]["answer"][:140]),
+    }
+
+
+async def _audit_payload(service: Service, audit_id: str, view: str) -> dict[str, Any]:
+    record = await asyncio.to_thread(service.store.get_audit, audit_id)
+    if record is not None:
+        from ragaudit.models import Report
+
+        report = Report.model_validate(record.report)
+        return {
+            "id": audit_id,
+            "state": "done",
+            "created_at": record.created_at.isoformat(),
+            "decision": report.decision.model_dump(mode="json") if report.decision else None,
+            "request": record.row["request"],
+            "report": render_view(report, view),
+        }
+    job = await asyncio.to_thread(service.store.job, audit_id)
+    if job is None:
+        raise HTTPException(404, f"no audit {audit_id}")
+    return {"id": audit_id, "state": job["state"], "error": job["error"]}

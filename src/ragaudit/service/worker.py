@@ -1,0 +1,109 @@
+"""The service's shared state and the background worker that runs queued (async) audits."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import httpx
+
+from ragaudit import Auditor
+from ragaudit.models import ClaimType, RiskLevel
+from ragaudit.service._observe import Metrics, event, log
+from ragaudit.service.bodies import AuditBody
+from ragaudit.service.settings import ServiceSettings
+from ragaudit.service.store import Store
+
+
+class Service:
+    """What the routes share: settings, store, auditors, metrics, worker tasks."""
+
+    def __init__(self, settings: ServiceSettings, store: Store) -> None:
+        self.settings = settings
+        self.store = store
+        self.metrics = Metrics()
+        self._auditors: dict[tuple[str, tuple[str, ...] | None], Auditor] = {}
+        self.tasks: list[asyncio.Task[None]] = []
+
+    def auditor(self, risk_level: RiskLevel, claim_types: Sequence[ClaimType] | None) -> Auditor:
+        """A cached auditor per option set (they reuse source indexes)."""
+        key = (risk_level, tuple(claim_types) if claim_types else None)
+        if key not in self._auditors:
+            self._auditors[key] = Auditor(
+                self.settings.judge,
+                risk_level=risk_level,
+                claim_types=claim_types,
+                policy=self.settings.policy,
+            )
+        return self._auditors[key]
+
+    def run_audit(self, body: AuditBody, audit_id: str, mode: str) -> dict[str, Any]:
+        """Audit, gate and record one request (blocking: call it in a thread)."""
+        request = body.request()
+        t0 = time.perf_counter()
+        auditor = self.auditor(body.risk_level, body.claim_types)
+        report = auditor.audit(request)
+        latency = time.perf_counter() - t0
+        self.store.record_audit(
+            report,
+            request,
+            audit_id=audit_id,
+            trace_id=body.trace_id,
+            answer_version=body.answer_version,
+            latency_ms=latency * 1000,
+        )
+        decision = report.decision.action if report.decision else "deliver"
+        self.metrics.audits.labels(mode, decision).inc()
+        self.metrics.latency.labels(mode).observe(latency)
+        self.metrics.judge_calls.labels(auditor.judge.name).inc()
+        fields: dict[str, Any] = {
+            "audit_id": audit_id,
+            "mode": mode,
+            "decision": decision,
+            "label": report.label,
+            "faithfulness": report.faithfulness,
+            "latency_ms": round(latency * 1000, 2),
+            "answer_hash": report.hashes.answer,
+            "trace_id": body.trace_id,
+        }
+        if self.settings.log_text:
+            fields.update(answer=request.answer, sources=[s.model_dump() for s in request.sources])
+        event("audit recorded", **fields)
+        return {"id": audit_id, "decision": decision}
+
+    async def worker(self) -> None:
+        """Run queued async audits until cancelled."""
+        while True:
+            job = await asyncio.to_thread(self.store.claim_job)
+            if job is None:
+                self.metrics.queued.set(self.store.job_counts().get("queued", 0))
+                await asyncio.sleep(self.settings.poll_interval)
+                continue
+            body = AuditBody.model_validate({**job["request"], **job["options"]})
+            try:
+                if await asyncio.to_thread(self.store.get_audit, job["id"]) is None:  # a restart may have recorded it
+                    await asyncio.to_thread(self.run_audit, body, job["id"], "async")
+                await asyncio.to_thread(self.store.finish_job, job["id"])
+                state = "done"
+            except Exception as exc:  # one bad job must not stop the worker
+                self.metrics.errors.labels("async_audit").inc()
+                log.exception("async audit failed", extra={"fields": {"audit_id": job["id"]}})
+                await asyncio.to_thread(self.store.finish_job, job["id"], error=f"{exc.__class__.__name__}: {exc}")
+                state = "failed"
+            if job["callback_url"]:
+                await self.notify(job["callback_url"], job["id"], state)
+
+    async def notify(self, url: str, audit_id: str, state: str) -> None:
+        """POST the outcome to the caller's callback URL (best effort, two tries)."""
+        record = await asyncio.to_thread(self.store.get_audit, audit_id)
+        payload = {"id": audit_id, "state": state, "decision": record.decision if record else None}
+        async with httpx.AsyncClient(timeout=5.0) as client:
+            for _ in range(2):
+                try:
+                    await client.post(url, json=payload)
+                    return
+                except httpx.HTTPError:
+                    self.metrics.errors.labels("callback").inc()
+                    await asyncio.sleep(0.5)
