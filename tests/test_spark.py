@@ -84,3 +84,23 @@ def test_spark_run_resumes_and_audits_every_row_exactly_once(spark: SparkSession
     assert len(hashes) == len(set(hashes)) == 240
     assert sorted(table.column("id").to_pylist()) == sorted(r["id"] for r in rows)
     assert ragaudit_spark.run(spark, source, out, config, mode="resume") == (0, 240)
+
+
+def test_cli_spark_engine_writes_parquet_and_prints_the_metrics(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    rows = make_rows(60, start=5000)
+    source, out, summary = tmp_path / "logs.parquet", tmp_path / "reports.parquet", tmp_path / "summary.json"
+    pq.write_table(pa.Table.from_pylist(rows + BAD_ROWS), source)
+    command = [sys.executable, "-m", "ragaudit", "audit", "--batch", str(source), "--out", str(out)]
+    spark_args = ["--engine", "spark", "--master", "local[2]", "--slice", "task", "--gold", "label"]
+    result = subprocess.run(
+        [*command, *spark_args, "--summary", str(summary)], capture_output=True, text=True, timeout=600
+    )
+    assert result.returncode == 0, result.stderr
+    assert "wrote 63 row(s)" in result.stderr and "hallucination rate" in result.stderr
+    figures = json.loads(summary.read_text())
+    assert (figures["rows"], figures["errors"]) == (63, 3) and set(figures["slices"]) == {"qa", "summary", "data2txt"}
+    table = pq.read_table(out)
+    assert sorted(table.column("id").to_pylist()) == sorted(r["id"] for r in rows + BAD_ROWS)

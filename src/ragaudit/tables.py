@@ -285,7 +285,7 @@ class JsonlSink:
         if self.view == "canonical":
             return text
         from ragaudit.models import Report
-        from ragaudit.views import render_view
+        from ragaudit.render.views import render_view
 
         return json.dumps(render_view(Report.model_validate_json(text), self.view), ensure_ascii=False)
 

@@ -11,8 +11,8 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
+from ragaudit._cli._batch import Engine, build_config, run_batch
 from ragaudit._cli._common import (
-    EXIT_INPUT,
     ClaimTypesOpt,
     JudgeOpt,
     RiskChoice,
@@ -20,10 +20,6 @@ from ragaudit._cli._common import (
     WorkersOpt,
     fail,
     read_stdin,
-    stderr,
-)
-from ragaudit._cli._common import (
-    progress as progress_bar,
 )
 
 
@@ -36,7 +32,9 @@ class OutputFormat(StrEnum):
 
 def audit(
     request: Annotated[str | None, typer.Argument(help="Request JSON file, or - for stdin.")] = None,
-    batch: Annotated[Path | None, typer.Option("--batch", help="JSON Lines file of requests (one per line).")] = None,
+    batch: Annotated[
+        Path | None, typer.Option("--batch", help="Requests: JSON Lines, or Parquet (a file or directory).")
+    ] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Where to write reports (default stdout).")] = None,
     output_format: Annotated[
         OutputFormat, typer.Option("--format", "-f", help="json, or text for a person.")
@@ -49,8 +47,30 @@ def audit(
     claim_type: ClaimTypesOpt = None,
     workers: WorkersOpt = None,
     indent: Annotated[int | None, typer.Option("--indent", help="Indent JSON output.")] = None,
+    engine: Annotated[
+        Engine, typer.Option("--engine", help="Batches: local (a pool of processes) or spark.")
+    ] = Engine.local,
+    master: Annotated[
+        str, typer.Option("--master", help="Spark master URL: local[2], spark://host:7077, yarn, k8s://…")
+    ] = "local[*]",
+    partitions: Annotated[int | None, typer.Option("--partitions", help="Spark: partitions to audit in.")] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Batches: skip the requests already in --out and append the rest.")
+    ] = False,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Batches: replace an existing --out.")] = False,
+    column: Annotated[
+        list[str] | None, typer.Option("--column", help="Batches: ROLE=NAME, e.g. answer=response (repeatable).")
+    ] = None,
+    keep: Annotated[
+        list[str] | None, typer.Option("--keep", help="Batches: copy input COLUMN[:NEW_NAME] to the output.")
+    ] = None,
+    slice_by: Annotated[
+        str | None, typer.Option("--slice", help="Batches: hallucination rate per value of this column.")
+    ] = None,
+    gold: Annotated[str | None, typer.Option("--gold", help="Batches: gold label column (precision/recall).")] = None,
+    summary: Annotated[Path | None, typer.Option("--summary", help="Batches: write the metrics as JSON.")] = None,
 ) -> None:
-    """Audit one request (JSON) or a batch (JSON Lines) and print the report(s)."""
+    """Audit one request (JSON) or a batch (JSON Lines or Parquet) and print or write the report(s)."""
     from ragaudit import Auditor
     from ragaudit.requests import read_request
 
@@ -58,7 +78,31 @@ def audit(
     if batch is not None:
         if request is not None:
             fail("give either a request file or --batch, not both")
-        _audit_batch(batch, out, view, judge, options, workers)
+        if resume and overwrite:
+            fail("give --resume or --overwrite, not both")
+        config, slice_out, gold_out = build_config(
+            judge=judge,
+            risk_level=risk_level.value,
+            claim_types=claim_type or None,  # type: ignore[arg-type]
+            columns=column,
+            keep=keep,
+            slice_by=slice_by,
+            gold=gold,
+        )
+        run_batch(
+            batch,
+            out,
+            config,
+            view=view,
+            workers=workers,
+            engine=engine,
+            master=master,
+            partitions=partitions,
+            mode="resume" if resume else "overwrite" if overwrite else "new",
+            slice_by=slice_out,
+            gold=gold_out,
+            summary_json=summary,
+        )
         return
     if request is None:
         fail("give a request file (or - for stdin), or --batch FILE; see ragaudit audit --help")
@@ -84,42 +128,3 @@ def _dump(report: Any, view: str, answer: str, indent: int | None) -> str:
     from ragaudit.render.views import render_view
 
     return json.dumps(render_view(report, view), indent=indent, ensure_ascii=False)
-
-
-def _audit_batch(
-    path: Path, out: Path | None, view: str, judge: str, options: dict[str, Any], workers: int | None
-) -> None:
-    from ragaudit.batch import audit_stream
-    from ragaudit.requests import read_batch
-
-    lines = list(read_batch(path))
-    bad = [item for item in lines if item.error is not None]
-    for item in bad:
-        stderr.print(f"[yellow]skipped[/] {item.error}", highlight=False, soft_wrap=True)
-    good = [item for item in lines if item.request is not None]
-    sink = out.open("w", encoding="utf-8") if out else sys.stdout
-    labels = {"faithful": 0, "hallucinated": 0}
-    try:
-        with progress_bar() as progress:
-            task = progress.add_task("auditing", total=len(good))
-            reports = audit_stream(
-                (item.request for item in good if item.request is not None),
-                judge=judge,
-                workers=workers,
-                **options,
-            )
-            for item, report in zip(good, reports, strict=True):
-                assert item.request is not None
-                sink.write(_dump(report, view, item.request.answer, None) + "\n")
-                labels[report.label] += 1
-                progress.advance(task)
-    finally:
-        if out:
-            sink.close()
-    stderr.print(
-        f"audited {len(good)} request(s): {labels['faithful']} faithful, {labels['hallucinated']} hallucinated"
-        + (f"; {len(bad)} bad line(s) skipped" if bad else ""),
-        highlight=False,
-    )
-    if bad and not good:
-        raise typer.Exit(EXIT_INPUT)

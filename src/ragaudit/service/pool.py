@@ -1,0 +1,110 @@
+"""Audits off the event loop and off the GIL: a pool of processes sized to the cores.
+
+The HTTP process parses requests, writes the audit trail and answers ``/healthz``; the CPU-bound
+audit runs in a worker process that built its auditors once (a judge may load a model) and keeps
+them, like the batch kernel's workers. It is the equivalent of several uvicorn workers without
+several copies of the database pool and the async job worker. A worker that dies (killed, out of
+memory) breaks the pool; the next audit builds a new pool and is retried once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from ragaudit.batch import default_workers
+from ragaudit.kernel import BatchConfig, worker_auditor
+from ragaudit.models import AuditRequest, ClaimType, Report, RiskLevel
+
+_judge = "offline"
+_policy: str | None = None
+
+
+def _init_worker(judge: str, policy: str | None) -> None:
+    global _judge, _policy
+    _judge, _policy = judge, policy
+    worker_auditor(BatchConfig(judge=judge, policy=policy))  # the common case is built before the first audit
+
+
+def _audit_in_worker(request: AuditRequest, risk_level: RiskLevel, claim_types: tuple[ClaimType, ...] | None) -> str:
+    config = BatchConfig(judge=_judge, risk_level=risk_level, claim_types=claim_types, policy=_policy)
+    return worker_auditor(config).audit(request).to_json()
+
+
+def _ready() -> bool:
+    return True
+
+
+class AuditPool:
+    """``await pool.audit(request, …)`` runs the audit in a worker process and returns the report.
+
+    Args:
+        judge: Judge spec every worker builds.
+        policy: Gate policy file, or ``None`` for the shipped one.
+        processes: Worker processes; default one per core. ``0`` audits in a thread of this process
+            (for embedding the app where processes cannot be started).
+    """
+
+    def __init__(self, judge: str, policy: str | None, processes: int | None = None) -> None:
+        self.judge = judge
+        self.policy = policy
+        self.processes = default_workers() if processes is None else processes
+        self._executor: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def _pool(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._executor is None:
+                # spawn, not fork: the server process has threads (event loop helpers, DB pool) by now
+                self._executor = ProcessPoolExecutor(
+                    self.processes,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_init_worker,
+                    initargs=(self.judge, self.policy),
+                )
+            return self._executor
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._executor is broken:
+                self._executor = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    async def start(self) -> None:
+        """Start every worker and build its auditor now, so the first requests do not pay for it."""
+        if self.processes <= 0:
+            return
+        loop = asyncio.get_running_loop()
+        pool = self._pool()
+        await asyncio.gather(*(loop.run_in_executor(pool, _ready) for _ in range(self.processes)))
+
+    async def audit(
+        self, request: AuditRequest, risk_level: RiskLevel, claim_types: Sequence[ClaimType] | None
+    ) -> Report:
+        """Audit ``request`` in a worker (or a thread when ``processes`` is 0)."""
+        types = tuple(claim_types) if claim_types else None
+        if self.processes <= 0:
+            config = BatchConfig(judge=self.judge, risk_level=risk_level, claim_types=types, policy=self.policy)
+            return await asyncio.to_thread(worker_auditor(config).audit, request)
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            pool = self._pool()
+            try:
+                text = await loop.run_in_executor(pool, _audit_in_worker, request, risk_level, types)
+                return Report.model_validate_json(text)
+            except BrokenProcessPool:
+                self._replace(pool)
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        """Stop the workers."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
