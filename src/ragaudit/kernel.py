@@ -17,15 +17,14 @@ per batch) and never stops on a bad row: the row gets an ``error`` and no scores
 
 from __future__ import annotations
 
-import json
 from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ragaudit._hashing import invalid_key, request_hashes, request_key
-from ragaudit.errors import ConfigError, RagAuditError
+from ragaudit.errors import ConfigError, InputError, RagAuditError
 from ragaudit.models import CLAIM_STATUSES, AuditRequest, ClaimType, Report, RiskLevel
-from ragaudit.requests import coerce_sources, validate_request
+from ragaudit.requests import coerce_sources, loads, validate_request
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -156,9 +155,9 @@ def _sources(value: object) -> object:
     """Sources as a list: a JSON string is decoded, a list of structs or strings is taken as is."""
     if isinstance(value, str):
         try:
-            return json.loads(value)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"the sources column holds invalid JSON ({exc.msg} at column {exc.colno})") from None
+            return loads(value)
+        except InputError as exc:
+            raise InputError(f"the sources column holds {exc.message}") from None
     return value
 
 
@@ -220,7 +219,11 @@ def _audit_record_batch(
     rows: list[dict[str, Any]] = []
     kept: list[int] = []
     for position, row in enumerate(batch.select(names).to_pylist()):
-        key, request, error = parse_row(row, config)
+        try:
+            key, request, error = parse_row(row, config)
+        except Exception as exc:  # a value no validator foresaw still yields an error row, not a dead batch
+            key, request = invalid_key([row.get(config.column(r)) for r in ROLES]), None
+            error = f"internal error reading the row ({type(exc).__name__}): {exc}"
         if key in skip:
             continue
         kept.append(position)
