@@ -5,19 +5,19 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from ragaudit._vocab import GATE_ACTIONS, GateAction
 from ragaudit.errors import ConfigError, InputError
-from ragaudit.gate import ACTIONS
 from ragaudit.models import Report, Source
 
-FAILING_ACTIONS: tuple[str, ...] = ("regenerate", "human_review", "block")
+FAILING_ACTIONS: tuple[GateAction, ...] = ("regenerate", "human_review", "block")
 """Gate actions after which an answer should not reach the user as it is."""
 
 
 def check_fail_on(fail_on: Collection[str]) -> frozenset[str]:
     """``fail_on`` as a set, or a ConfigError naming the unknown actions and the valid ones."""
-    unknown = sorted(set(fail_on) - set(ACTIONS))
+    unknown = sorted(set(fail_on) - set(GATE_ACTIONS))
     if unknown:
-        raise ConfigError(f"unknown gate action(s) in fail_on: {', '.join(unknown)}; choose from {', '.join(ACTIONS)}")
+        raise ConfigError(f"unknown gate action(s) in fail_on: {', '.join(unknown)}; choose from {', '.join(GATE_ACTIONS)}")
     return frozenset(fail_on)
 
 
