@@ -23,8 +23,15 @@ def free_port() -> int:
 class Server:
     """A `ragaudit serve` subprocess."""
 
-    def __init__(self, database_url: str, admin_key: str = "admin-test-key", log: Path | None = None) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        admin_key: str = "admin-test-key",
+        log: Path | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.database_url = database_url
+        self.env = env or {}
         self.admin_key = admin_key
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -32,7 +39,12 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Server:
-        env = {**os.environ, "RAGAUDIT_ADMIN_KEY": self.admin_key, "RAGAUDIT_DATABASE_URL": self.database_url}
+        env = {
+            **os.environ,
+            "RAGAUDIT_ADMIN_KEY": self.admin_key,
+            "RAGAUDIT_DATABASE_URL": self.database_url,
+            **self.env,
+        }
         if self.log:
             with self.log.open("ab") as out:  # the child keeps its own handle
                 self.proc = subprocess.Popen(

@@ -34,7 +34,9 @@ def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
 
 @pytest.fixture(scope="module")
 def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(database_url, log=tmp_path_factory.mktemp("log") / "serve.log").start()
+    # The callback test listens on loopback, which the service refuses unless the operator allows it.
+    env = {"RAGAUDIT_CALLBACK_ALLOW": "127.0.0.1"}
+    srv = Server(database_url, log=tmp_path_factory.mktemp("log") / "serve.log", env=env).start()
     yield srv
     srv.stop()
 

@@ -15,6 +15,19 @@ DEFAULT_MAX_CHARS = 4_000_000
 DEFAULT_MAX_ENTRIES = 256
 
 
+_shared: IndexCache | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_index_cache() -> IndexCache:
+    """The process-wide cache every :class:`~ragaudit.Auditor` uses unless given its own."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = IndexCache()
+        return _shared
+
+
 def sources_key(sources: Sequence[Source]) -> str:
     """A digest of the ids and texts, in order (the cache holds no second copy of the texts)."""
     digest = hashlib.sha256()

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ragaudit import checks
-from ragaudit._cache import IndexCache
+from ragaudit._cache import IndexCache, shared_index_cache
 from ragaudit._hashing import request_hashes
 from ragaudit._text import question_keys
 from ragaudit.align import SourceIndex, align
@@ -41,8 +41,8 @@ class Auditor:
         risk_level: ``high``, ``medium`` or ``low``: how strictly partial support is read.
         claim_types: Audit only these claim types; the others are left out of counts and score.
         policy: Gate policy (a :class:`~ragaudit.gate.Policy` or a TOML/YAML path); default: the shipped one.
-        index_cache: Where source indexes are kept between audits; default: this auditor's own
-            (bounded: 4 M source characters). Pass one :class:`IndexCache` to share it.
+        index_cache: Where source indexes are kept between audits; default: one cache for the whole
+            process (bounded: 4 M source characters), whatever the number of auditors.
 
     Example:
         >>> auditor = Auditor()
@@ -69,7 +69,7 @@ class Auditor:
         self.gate = Gate(policy)
         self.options = AuditOptions(risk_level=risk_level, claim_types=list(claim_types) if claim_types else None)
         # Shared by every auditor of a service (one per option set), bounded by size.
-        self.index_cache = index_cache if index_cache is not None else IndexCache()
+        self.index_cache = index_cache if index_cache is not None else shared_index_cache()
 
     def _index(self, sources: list[Source]) -> SourceIndex:
         return self.index_cache.get(sources)

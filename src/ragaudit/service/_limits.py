@@ -28,10 +28,9 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         for name, value in scope.get("headers", []):
-            if name == b"content-length":
-                if value.isdigit() and int(value) > self.max_bytes:
-                    await JSONResponse({"detail": self._too_large()}, status_code=413)(scope, receive, send)
-                    return
+            if name == b"content-length" and value.isdigit() and int(value) > self.max_bytes:
+                await JSONResponse({"detail": self._too_large()}, status_code=413)(scope, receive, send)
+                return
         seen = 0
 
         async def counted() -> Message:

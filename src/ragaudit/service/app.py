@@ -11,6 +11,7 @@ from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 
 from ragaudit.errors import RagAuditError
+from ragaudit.service._limits import BodyLimit
 from ragaudit.service._observe import configure_logging, event
 from ragaudit.service.auth import ensure_admin
 from ragaudit.service.routes import router
@@ -51,12 +52,11 @@ def create_app(settings: ServiceSettings | None = None, store: Store | None = No
         lifespan=lifespan,
     )
 
+    app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)
+
     @app.middleware("http")
     async def limits_and_logs(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
         t0 = time.perf_counter()
-        length = request.headers.get("content-length")
-        if length and length.isdigit() and int(length) > settings.max_request_bytes:
-            return JSONResponse({"detail": f"request body over {settings.max_request_bytes} bytes"}, status_code=413)
         response = await call_next(request)
         route = request.scope.get("route")
         path = getattr(route, "path", "unmatched")

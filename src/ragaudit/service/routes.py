@@ -16,6 +16,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from ragaudit._vocab import ROLES, RiskLevel, Role
 from ragaudit.render.views import VIEW_NAMES, render_view
 from ragaudit.requests import check_request
+from ragaudit.service._callbacks import CallbackURLError, check_callback_url
 from ragaudit.service._observe import event
 from ragaudit.service.auth import require
 from ragaudit.service.bodies import AuditBody, KeyBody, ReviewBody
@@ -63,6 +64,11 @@ async def submit_audit(
     service: Service = request.app.state.service
     _view_or_400(view)
     check_request(body.request())
+    if body.callback_url is not None and mode == "async":
+        try:
+            await asyncio.to_thread(check_callback_url, body.callback_url, service.callbacks)
+        except CallbackURLError as exc:
+            raise HTTPException(422, str(exc)) from None
     audit_id = str(uuid.uuid4())
     if mode == "async":
         options = body.model_dump(include={"trace_id", "answer_version", "risk_level", "claim_types"})
@@ -89,7 +95,7 @@ async def get_audit(
 async def list_audits(
     request: Request,
     decision: str | None = None,
-    limit: int = Query(50, le=500),
+    limit: int = Query(50, ge=1, le=500),
     _: tuple[str, Role] = Depends(require("reviewer")),
 ) -> list[dict[str, Any]]:
     """Recent audits, newest first (summaries)."""
@@ -104,7 +110,7 @@ async def review_queue(
     state: Literal["open"] = "open",
     decision: str = "human_review",
     risk: RiskLevel | None = None,
-    min_age_minutes: int | None = None,
+    min_age_minutes: int | None = Query(None, ge=0, le=10_000_000),
     _: tuple[str, Role] = Depends(require("reviewer")),
 ) -> list[dict[str, Any]]:
     """Audits waiting for a human (oldest first), filtered by decision, risk and age."""

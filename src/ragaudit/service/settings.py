@@ -18,7 +18,11 @@ class ServiceSettings(BaseSettings):
     policy: str | None = None
     """Gate policy file (TOML/YAML); default: the shipped policy."""
     max_request_bytes: int = 4_000_000
-    """Larger request bodies get 413."""
+    """Larger request bodies get 413 (counted as they stream in, chunked or not)."""
+    callback_allow: str | None = None
+    """Private or loopback callback hosts/networks to allow, comma-separated (``hooks.internal, 10.0.0.0/8``)."""
+    index_cache_chars: int = 4_000_000
+    """Source characters kept indexed, shared by every option set (bounds memory: ~80 bytes each)."""
     log_text: bool = False
     """Log answer and source text (off: logs carry ids, hashes, decisions and timings only)."""
     workers: int = 1

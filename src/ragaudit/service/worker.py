@@ -8,9 +8,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import httpx
+from pydantic import ValidationError
 
-from ragaudit import Auditor
+from ragaudit import Auditor, IndexCache
+from ragaudit.errors import RagAuditError
 from ragaudit.models import ClaimType, RiskLevel
+from ragaudit.service._callbacks import CallbackPolicy, CallbackURLError, check_callback_url
 from ragaudit.service._observe import Metrics, event, log
 from ragaudit.service.bodies import AuditBody
 from ragaudit.service.settings import ServiceSettings
@@ -25,6 +28,9 @@ class Service:
         self.store = store
         self.metrics = Metrics()
         self._auditors: dict[tuple[str, tuple[str, ...] | None], Auditor] = {}
+        # One bounded cache for every option set (was 256 indexes per auditor: unbounded memory).
+        self.index_cache = IndexCache(max_chars=settings.index_cache_chars)
+        self.callbacks = CallbackPolicy.parse(settings.callback_allow)
         self.tasks: list[asyncio.Task[None]] = []
 
     def auditor(self, risk_level: RiskLevel, claim_types: Sequence[ClaimType] | None) -> Auditor:
@@ -36,6 +42,7 @@ class Service:
                 risk_level=risk_level,
                 claim_types=claim_types,
                 policy=self.settings.policy,
+                index_cache=self.index_cache,
             )
         return self._auditors[key]
 
@@ -74,32 +81,55 @@ class Service:
         return {"id": audit_id, "decision": decision}
 
     async def worker(self) -> None:
-        """Run queued async audits until cancelled."""
+        """Run queued async audits until cancelled; no exception of one job stops the loop."""
         while True:
-            job = await asyncio.to_thread(self.store.claim_job)
-            if job is None:
-                self.metrics.queued.set(self.store.job_counts().get("queued", 0))
-                await asyncio.sleep(self.settings.poll_interval)
-                continue
-            body = AuditBody.model_validate({**job["request"], **job["options"]})
             try:
-                if await asyncio.to_thread(self.store.get_audit, job["id"]) is None:  # a restart may have recorded it
-                    await asyncio.to_thread(self.run_audit, body, job["id"], "async")
-                await asyncio.to_thread(self.store.finish_job, job["id"])
-                state = "done"
-            except Exception as exc:  # one bad job must not stop the worker
-                self.metrics.errors.labels("async_audit").inc()
-                log.exception("async audit failed", extra={"fields": {"audit_id": job["id"]}})
-                await asyncio.to_thread(self.store.finish_job, job["id"], error=f"{exc.__class__.__name__}: {exc}")
-                state = "failed"
-            if job["callback_url"]:
+                job = await asyncio.to_thread(self.store.claim_job)
+                if job is None:
+                    self.metrics.queued.set(self.store.job_counts().get("queued", 0))
+                    await asyncio.sleep(self.settings.poll_interval)
+                    continue
+                await self.run_job(job)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database itself failed: log, wait, keep serving
+                self.metrics.errors.labels("worker").inc()
+                log.exception("async worker error; retrying")
+                await asyncio.sleep(max(1.0, self.settings.poll_interval))
+
+    async def run_job(self, job: dict[str, Any]) -> None:
+        """Audit one queued job, record done or failed (with a message safe to show), then call back."""
+        try:
+            body = AuditBody.model_validate({**job["request"], **job["options"]})
+            if await asyncio.to_thread(self.store.get_audit, job["id"]) is None:  # a restart may have recorded it
+                await asyncio.to_thread(self.run_audit, body, job["id"], "async")
+            await asyncio.to_thread(self.store.finish_job, job["id"])
+            state = "done"
+        except Exception as exc:  # one bad job must not stop the worker
+            self.metrics.errors.labels("async_audit").inc()
+            log.exception("async audit failed", extra={"fields": {"audit_id": job["id"]}})
+            await asyncio.to_thread(self.store.finish_job, job["id"], error=public_error(exc))
+            state = "failed"
+        if job["callback_url"]:
+            try:
                 await self.notify(job["callback_url"], job["id"], state)
+            except Exception:  # a callback can never take the worker down
+                self.metrics.errors.labels("callback").inc()
+                log.exception("callback failed", extra={"fields": {"audit_id": job["id"]}})
 
     async def notify(self, url: str, audit_id: str, state: str) -> None:
-        """POST the outcome to the caller's callback URL (best effort, two tries)."""
+        """POST the outcome to the caller's callback URL (best effort, two tries; never to a refused host)."""
+        try:
+            # Checked again now: the host may resolve elsewhere than when the job was submitted.
+            await asyncio.to_thread(check_callback_url, url, self.callbacks)
+        except CallbackURLError as exc:
+            self.metrics.errors.labels("callback_refused").inc()
+            event("callback refused", audit_id=audit_id, reason=str(exc))
+            return
         record = await asyncio.to_thread(self.store.get_audit, audit_id)
         payload = {"id": audit_id, "state": state, "decision": record.decision if record else None}
-        async with httpx.AsyncClient(timeout=5.0) as client:
+        # No redirects (a 30x to a private address would bypass the check) and no environment proxies.
+        async with httpx.AsyncClient(timeout=5.0, follow_redirects=False, trust_env=False) as client:
             for _ in range(2):
                 try:
                     await client.post(url, json=payload)
@@ -107,3 +137,13 @@ class Service:
                 except httpx.HTTPError:
                     self.metrics.errors.labels("callback").inc()
                     await asyncio.sleep(0.5)
+
+
+def public_error(exc: BaseException) -> str:
+    """A one-line job error safe to show any auditor: no SQL, parameters or request text."""
+    if isinstance(exc, RagAuditError):
+        return str(exc).splitlines()[0][:500]
+    if isinstance(exc, ValidationError):  # a queued job that no longer validates
+        first = exc.errors()[0]
+        return f"invalid request: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}"[:500]
+    return f"internal error ({exc.__class__.__name__}); the server log has the details"

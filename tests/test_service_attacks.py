@@ -1,0 +1,213 @@
+"""Attacks on a real `ragaudit serve` (issue 11, rows 2-5 and 11-12): SSRF, oversize bodies,
+poisoned jobs, unchecked parameters, memory.
+
+The SSRF targets are loopback listeners this test runs itself; they must never be called.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
+from typing import Any, ClassVar
+
+import httpx
+import pytest
+
+from ragaudit.service.store import open_store
+from service_helpers import Server, free_port
+
+REQUEST = {
+    "answer": "The plant opened in 2010. It employs 500 people.",
+    "sources": [{"id": "1", "text": "The plant opened in 2012. It employs 500 people."}],
+}
+
+
+class Listener(BaseHTTPRequestHandler):
+    """Records every request it gets."""
+
+    hits: ClassVar[list[str]] = []
+
+    def do_GET(self) -> None:
+        self._hit()
+
+    def do_POST(self) -> None:
+        self._hit()
+
+    def _hit(self) -> None:
+        Listener.hits.append(f"{self.command} {self.path}")
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def listener() -> Iterator[int]:
+    port = free_port()
+    httpd = HTTPServer(("127.0.0.1", port), Listener)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield port
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def database_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return f"sqlite:///{tmp_path_factory.mktemp('db') / 'audits.db'}"
+
+
+@pytest.fixture(scope="module")
+def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    env = {"RAGAUDIT_MAX_REQUEST_BYTES": "1000000", "RAGAUDIT_POLL_INTERVAL": "0.05"}
+    srv = Server(database_url, log=tmp_path_factory.mktemp("log") / "serve.log", env=env).start()
+    yield srv
+    srv.stop()
+
+
+def wait_state(client: httpx.Client, audit_id: str, timeout: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        body: dict[str, Any] = client.get(f"/v1/audits/{audit_id}").json()
+        if body["state"] in ("done", "failed"):
+            return body
+        time.sleep(0.05)
+    raise AssertionError(f"audit {audit_id} still {body['state']} after {timeout} s")
+
+
+def ssrf_targets(port: int, server: Server) -> list[str]:
+    return [
+        f"http://127.0.0.1:{port}/hook",
+        f"http://localhost:{port}/hook",
+        f"http://127.1:{port}/hook",
+        f"http://2130706433:{port}/hook",  # 127.0.0.1 as one decimal number
+        f"http://0.0.0.0:{port}/hook",
+        f"http://[::1]:{port}/hook",
+        f"http://[::ffff:127.0.0.1]:{port}/hook",
+        f"http://user:pw@127.0.0.1:{port}/hook",
+        f"http://user:pw@example.com:{port}/hook",
+        f"{server.url}/v1/keys",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://10.0.0.1/hook",
+        f"file:///etc/passwd?{port}",
+        f"gopher://127.0.0.1:{port}/_POST",
+        f"ftp://127.0.0.1:{port}/",
+        "http://[::1",
+        "hook",
+        "http://" + "a" * 3000 + ".com/",
+    ]
+
+
+def test_callbacks_to_private_or_odd_urls_are_refused_and_never_called(server: Server, listener: int) -> None:
+    Listener.hits.clear()
+    with server.client() as c:
+        for url in ssrf_targets(listener, server):
+            r = c.post("/v1/audits?mode=async", json={**REQUEST, "callback_url": url})
+            assert r.status_code == 422, (url, r.status_code, r.text)
+            detail = r.json()["detail"]
+            assert isinstance(detail, str) and "\n" not in detail and "callback_url" in detail
+        time.sleep(0.5)
+    assert Listener.hits == []
+
+
+def test_poisoned_jobs_fail_cleanly_and_later_jobs_complete(server: Server, database_url: str, listener: int) -> None:
+    """Jobs already in the queue (an older version accepted anything): a bad callback, a bad request."""
+    Listener.hits.clear()
+    store = open_store(database_url)
+    try:
+        store.enqueue("poison-url", REQUEST, {}, "http://[::1")
+        store.enqueue("poison-loopback", REQUEST, {}, f"http://127.0.0.1:{listener}/hook")
+        store.enqueue("poison-request", {"answer": 5, "sources": "x"}, {}, None)
+        store.enqueue("poison-options", REQUEST, {"risk_level": "extreme"}, None)
+    finally:
+        store.close()
+    with server.client() as c:
+        good = [c.post("/v1/audits?mode=async", json=REQUEST).json()["id"] for _ in range(3)]
+        for audit_id in good:
+            assert wait_state(c, audit_id)["state"] == "done"
+        assert wait_state(c, "poison-url")["state"] == "done"  # the audit is fine; the callback is refused
+        assert wait_state(c, "poison-loopback")["state"] == "done"
+        for audit_id in ("poison-request", "poison-options"):
+            failed = wait_state(c, audit_id)
+            assert failed["state"] == "failed" and "\n" not in failed["error"]
+            assert "INSERT" not in failed["error"] and "SELECT" not in failed["error"]
+        assert c.get("/readyz").status_code == 200
+    assert Listener.hits == []
+
+
+def test_chunked_upload_over_the_limit_gets_413(server: Server) -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b'{"answer": "x", "sources": [{"id": "1", "text": "'
+        for _ in range(200):  # 200 x 10 kB = 2 MB, twice the limit this server runs with
+            yield b"a" * 10_000
+        yield b'"}]}'
+
+    with server.client() as c:
+        r = c.post("/v1/audits", content=chunks(), headers={"Content-Type": "application/json"})
+        assert r.status_code == 413, r.text
+        assert "1,000,000 bytes" in r.json()["detail"]
+        declared = c.post("/v1/audits", content=b"x" * 1_100_000, headers={"Content-Type": "application/json"})
+        assert declared.status_code == 413
+        assert c.post("/v1/audits", json=REQUEST).status_code == 200  # the server is fine
+
+
+@pytest.mark.parametrize(
+    ("change", "where"),
+    [
+        ({"question": "Why? " * 3_000}, "question"),
+        ({"id": "x" * 201}, "id"),
+        ({"trace_id": "t" * 201}, "trace_id"),
+    ],
+)
+def test_oversize_fields_get_a_clear_422(server: Server, change: dict[str, Any], where: str) -> None:
+    with server.client() as c:
+        r = c.post("/v1/audits", json={**REQUEST, **change})
+    assert r.status_code == 422
+    assert where in str(r.json()["detail"]) and "INSERT" not in r.text
+
+
+@pytest.mark.parametrize(
+    ("path", "params"),
+    [
+        ("/v1/audits", {"limit": -1}),
+        ("/v1/audits", {"limit": 0}),
+        ("/v1/reviews", {"min_age_minutes": 10**30}),
+        ("/v1/reviews", {"min_age_minutes": -5}),
+    ],
+)
+def test_out_of_range_parameters_get_422(server: Server, path: str, params: dict[str, Any]) -> None:
+    with server.client() as c:
+        r = c.get(path, params=params)
+    assert r.status_code == 422, r.text
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+RSS_BOUND_MB = 600
+"""Documented in SECURITY.md: the service's memory after 100 requests of 1.4 MB."""
+
+
+@pytest.mark.slow
+def test_memory_stays_bounded_across_many_large_requests(tmp_path: Path) -> None:
+    """100 requests with 1.4 MB of distinct sources each (the cache cannot keep them all)."""
+    srv = Server(f"sqlite:///{tmp_path / 'audits.db'}", log=tmp_path / "serve.log").start()
+    try:
+        assert srv.proc is not None
+        with srv.client() as c:
+            for i in range(100):
+                sentence = f"Plant {i} opened in {1900 + i % 100} and employs {i * 7} people on site {i}. "
+                text = (sentence * (1_400_000 // len(sentence)))[:1_400_000]
+                body = {"answer": f"Plant {i} opened in 1990.", "sources": [{"id": "1", "text": text}]}
+                assert c.post("/v1/audits", json=body, timeout=120).status_code == 200
+            peak = rss_mb(srv.proc.pid)
+        assert peak <= RSS_BOUND_MB, f"RSS {peak:.0f} MB after 100 requests of 1.4 MB"
+    finally:
+        srv.stop()
