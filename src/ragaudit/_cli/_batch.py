@@ -15,6 +15,7 @@ from ragaudit._cli._common import EXIT_INPUT, stderr
 from ragaudit.errors import ConfigError
 from ragaudit.kernel import ROLES, BatchConfig
 from ragaudit.models import ClaimType, RiskLevel
+from ragaudit.render._safe import safe_markup
 
 
 class Engine(StrEnum):
@@ -134,7 +135,7 @@ def _run_local(
     from ragaudit.tables import count_rows, run_local
 
     def report_error(message: str) -> None:
-        stderr.print(f"[yellow]error row[/] {message}", highlight=False, soft_wrap=True, markup=True)
+        stderr.print(f"[yellow]error row[/] {safe_markup(message)}", highlight=False, soft_wrap=True)
 
     with _progress() as progress:
         task = progress.add_task("auditing", total=count_rows(batch))
@@ -181,7 +182,7 @@ def _run_spark(
         session.stop()
     seconds = time.perf_counter() - started
     stderr.print(
-        f"spark ({master}): wrote {written} row(s) to {out} in {seconds:.1f} s ({written / seconds:,.1f} rows/s)"
+        f"spark ({safe_markup(master)}): wrote {written} row(s) to {safe_markup(out)} in {seconds:.1f} s ({written / seconds:,.1f} rows/s)"
         + (f"; {skipped} already in the output, skipped" if skipped else ""),
         highlight=False,
     )
@@ -226,7 +227,7 @@ def _print_metrics(summary: dict[str, Any]) -> None:
     for column in ("slice", "n", "predicted", *(("gold", "precision", "recall") if has_gold else ())):
         table.add_column(column)
     for name, group in groups.items():
-        row = [name, str(group["hallucination_rate"]["n"]), _rate(group["hallucination_rate"])]
+        row = [safe_markup(name), str(group["hallucination_rate"]["n"]), _rate(group["hallucination_rate"])]
         if has_gold:
             detection = group.get("detection", {})
             row += [

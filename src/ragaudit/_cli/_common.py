@@ -10,6 +10,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from ragaudit.render._safe import safe_markup
+
 stderr = Console(stderr=True)
 
 EXIT_INPUT = 2
@@ -26,7 +28,7 @@ class RiskChoice(StrEnum):
 
 def fail(message: str) -> NoReturn:
     """Print one error line and exit with the input-error code."""
-    stderr.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    stderr.print(f"[bold red]error:[/] {safe_markup(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(EXIT_INPUT)
 
 

@@ -11,6 +11,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ragaudit.render._safe import safe_markup
+
 
 def agreement(
     raters: Annotated[
@@ -32,7 +34,7 @@ def agreement(
         table.add_column(column, justify="left" if column == "on" else "right")
     for name, a in stats.items():
         table.add_row(
-            name,
+            safe_markup(name),
             str(a.items),
             str(a.complete_items),
             str(a.raters),

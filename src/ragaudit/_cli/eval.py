@@ -13,6 +13,7 @@ from rich.table import Table
 
 from ragaudit._cli._common import EXIT_REGRESSION, JudgeOpt, RiskChoice, RiskOpt, WorkersOpt, stderr
 from ragaudit._cli._common import progress as progress_bar
+from ragaudit.render._safe import safe_markup
 
 
 def eval_command(
@@ -66,7 +67,7 @@ def eval_command(
 
     examples, skipped = ev.load_examples(datasets, limit=limit, where=where)
     for message in skipped[:20]:
-        stderr.print(f"[yellow]skipped[/] {message}", highlight=False, soft_wrap=True)
+        stderr.print(f"[yellow]skipped[/] {safe_markup(message)}", highlight=False, soft_wrap=True)
     if len(skipped) > 20:
         stderr.print(f"[yellow]skipped[/] … and {len(skipped) - 20} more", highlight=False)
     with progress_bar() as progress:
@@ -96,7 +97,7 @@ def eval_command(
     if baseline is not None:
         drops = ev.compare_to_baseline(data, ev.read_json(baseline), max_drop)
         for drop in drops:
-            stderr.print(f"[bold red]regression:[/] {drop}", highlight=False)
+            stderr.print(f"[bold red]regression:[/] {safe_markup(drop)}", highlight=False)
         if drops:
             raise typer.Exit(EXIT_REGRESSION)
 
@@ -122,12 +123,12 @@ def _tune_policy(
         )
     if out:
         write_policy(chosen.model_copy(update={"name": f"{chosen.name}-tuned"}), out)
-        stderr.print(f"policy written to {out}", highlight=False)
+        stderr.print(f"policy written to {safe_markup(out)}", highlight=False)
     return summary
 
 
 def _print_eval_table(result: Any) -> None:
-    table = Table(title=f"{', '.join(result.datasets)} — judge {result.judge} (95% CI)")
+    table = Table(title=safe_markup(f"{', '.join(result.datasets)} — judge {result.judge} (95% CI)"))
     columns = ("slice", "n", "precision", "recall", "F1", "bal. acc.", "AUROC", "AUPRC", "span F1")
     keys = ("precision", "recall", "f1", "balanced_accuracy", "auroc", "auprc", "span_f1")
     for column in columns:
@@ -135,7 +136,7 @@ def _print_eval_table(result: Any) -> None:
 
     def row(name: str, m: dict[str, Any]) -> None:
         cells = [f"{m[k]['value']:.3f}[dim]±{(m[k]['ci_high'] - m[k]['ci_low']) / 2:.3f}[/]" for k in keys]
-        table.add_row(name, str(m["n"]), *cells)
+        table.add_row(safe_markup(name), str(m["n"]), *cells)
 
     row("overall", result.overall)
     for key, groups in result.slices.items():

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from ragaudit._cli._common import JudgeOpt, RiskChoice, RiskOpt, fail, read_stdin, stderr
+from ragaudit.render._safe import printable, safe_markup
 
 
 def gate(
@@ -43,21 +44,21 @@ def gate(
         else:
             sys.stdout.write(decision.action + "\n")
             for reason in decision.reasons:
-                sys.stdout.write(f"  - {reason}\n")
+                sys.stdout.write(f"  - {printable(reason)}\n")
             if decision.caveat:
-                sys.stdout.write(f"caveat: {decision.caveat}\n")
+                sys.stdout.write(f"caveat: {printable(decision.caveat)}\n")
         raise typer.Exit(0 if decision.action == "deliver" else 1)
     tally: Counter[str] = Counter()
     for item in read_batch(batch):
         if item.error is not None:
-            stderr.print(f"[yellow]skipped[/] {item.error}", highlight=False, soft_wrap=True)
+            stderr.print(f"[yellow]skipped[/] {safe_markup(item.error)}", highlight=False, soft_wrap=True)
             tally["invalid"] += 1
             continue
         assert item.request is not None
         decision = auditor.audit(item.request).decision
         assert decision is not None
         tally[decision.action] += 1
-        label = item.request.id or f"line {item.line}"
+        label = printable(item.request.id or f"line {item.line}")
         sys.stdout.write(
             json.dumps({"id": label, "action": decision.action}) + "\n" if as_json else f"{label}\t{decision.action}\n"
         )

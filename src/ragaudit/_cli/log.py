@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ragaudit._cli._common import fail, stderr
+from ragaudit.render._safe import safe_markup
 
 log_app = typer.Typer(help="The audit trail: list, show, export, prune.", no_args_is_help=True)
 DbOpt = Annotated[str | None, typer.Option("--db", help="Database URL.", envvar="RAGAUDIT_DATABASE_URL")]
@@ -37,14 +38,14 @@ def log_list(
     for column in ("id", "created", "decision", "label", "faithfulness", "risk", "trace"):
         table.add_column(column)
     for r in open_store(db).list_audits(since=_since(since), decision=decision, limit=limit):
-        table.add_row(
-            r.id,
+        table.add_row(  # trace ids come from API callers: never markup or escape sequences
+            safe_markup(r.id),
             r.created_at.strftime("%Y-%m-%d %H:%M:%S"),
-            r.decision,
-            r.label,
+            safe_markup(r.decision),
+            safe_markup(r.label),
             f"{r.faithfulness:.2f}",
-            r.risk_level,
-            r.trace_id or "",
+            safe_markup(r.risk_level),
+            safe_markup(r.trace_id or ""),
         )
     Console().print(table)
 
@@ -99,4 +100,6 @@ def log_prune(
     from ragaudit.service.store import open_store, parse_age
 
     audits, reviews = open_store(db).prune(parse_age(older_than), by="cli")
-    stderr.print(f"pruned {audits} audit(s) and {reviews} review(s) older than {older_than}", highlight=False)
+    stderr.print(
+        f"pruned {audits} audit(s) and {reviews} review(s) older than {safe_markup(older_than)}", highlight=False
+    )

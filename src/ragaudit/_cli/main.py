@@ -14,6 +14,7 @@ from ragaudit._cli import agreement, audit, gate, log, serve
 from ragaudit._cli import eval as eval_cmd
 from ragaudit._cli._common import EXIT_INPUT, stderr
 from ragaudit.errors import RagAuditError
+from ragaudit.render._safe import safe_markup
 
 app = typer.Typer(
     name="ragaudit",
@@ -36,7 +37,7 @@ def main() -> None:
         code = app(standalone_mode=False)
         sys.exit(code if isinstance(code, int) else 0)
     except RagAuditError as exc:
-        stderr.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        stderr.print(f"[bold red]error:[/] {safe_markup(exc)}", highlight=False, soft_wrap=True)
         sys.exit(EXIT_INPUT)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)

@@ -17,7 +17,9 @@ def check_fail_on(fail_on: Collection[str]) -> frozenset[str]:
     """``fail_on`` as a set, or a ConfigError naming the unknown actions and the valid ones."""
     unknown = sorted(set(fail_on) - set(GATE_ACTIONS))
     if unknown:
-        raise ConfigError(f"unknown gate action(s) in fail_on: {', '.join(unknown)}; choose from {', '.join(GATE_ACTIONS)}")
+        raise ConfigError(
+            f"unknown gate action(s) in fail_on: {', '.join(unknown)}; choose from {', '.join(GATE_ACTIONS)}"
+        )
     return frozenset(fail_on)
 
 
