@@ -175,4 +175,4 @@ def test_batch_audits_every_good_line_between_hostile_ones(tmp_path: Path) -> No
     good = sum(1 for content, code, _ in CRASHERS.values() if code == 0)
     assert ids.count("good") == len(CRASHERS) + 2
     assert len(ids) == len(CRASHERS) + 2 + good
-    assert "skipped" in proc.stderr and "mixed.jsonl:" in proc.stderr
+    assert "mixed.jsonl:" in proc.stderr  # each bad line is reported with its place
