@@ -12,6 +12,27 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT.parent / "shared" / "benchmarks"
 EXAMPLES = ROOT / "examples"
 
+# Which part of the suite a test module exercises (README: the quick command deselects these).
+# A module needs its part's extra and, for some, a server: PostgreSQL/uvicorn, llama.cpp, Chromium, a JVM.
+MARKER_OF_MODULE = {
+    "test_service.py": "service",
+    "test_store.py": "service",
+    "test_llm_harness.py": "llm",
+    "test_llm_real.py": "llm",
+    "test_spark.py": "spark",
+    "test_kernel.py": "spark",
+}
+MARKER_OF_DIRECTORY = {"browser": "browser"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test with the part of the suite its module or directory belongs to."""
+    for item in items:
+        path = item.path
+        marker = MARKER_OF_MODULE.get(path.name) or MARKER_OF_DIRECTORY.get(path.parent.name)
+        if marker:
+            item.add_marker(marker)
+
 
 @pytest.fixture(autouse=True)
 def clean_environ(monkeypatch: pytest.MonkeyPatch) -> None:

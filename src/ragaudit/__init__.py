@@ -1,11 +1,35 @@
-"""ragaudit: audit a RAG answer against the exact sources it was generated from."""
+"""ragaudit: audit a RAG answer against the exact sources it was generated from.
 
-from ragaudit._cache import IndexCache
-from ragaudit._pipeline import Auditor, audit
-from ragaudit.errors import ConfigError, InputError, JudgeError, RagAuditError
-from ragaudit.models import AuditRequest, Claim, ClaimResult, Evidence, Report, Source, Verdict
+The public names load on first use (PEP 562), so ``import ragaudit`` stays cheap for tools that
+only register it (the pytest plugin, integrations) and the pipeline loads when it is called.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+from ragaudit.errors import ConfigError, InputError, JudgeError, MissingExtraError, RagAuditError
+
+if TYPE_CHECKING:
+    from ragaudit._cache import IndexCache
+    from ragaudit._pipeline import Auditor, audit
+    from ragaudit.models import AuditRequest, Claim, ClaimResult, Evidence, Report, Source, Verdict
 
 __version__ = "0.1.0"
+
+_LAZY = {
+    "IndexCache": "ragaudit._cache",
+    "Auditor": "ragaudit._pipeline",
+    "audit": "ragaudit._pipeline",
+    "AuditRequest": "ragaudit.models",
+    "Claim": "ragaudit.models",
+    "ClaimResult": "ragaudit.models",
+    "Evidence": "ragaudit.models",
+    "Report": "ragaudit.models",
+    "Source": "ragaudit.models",
+    "Verdict": "ragaudit.models",
+}
 
 __all__ = [
     "AuditRequest",
@@ -17,6 +41,7 @@ __all__ = [
     "IndexCache",
     "InputError",
     "JudgeError",
+    "MissingExtraError",
     "RagAuditError",
     "Report",
     "Source",
@@ -24,3 +49,16 @@ __all__ = [
     "__version__",
     "audit",
 ]
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ragaudit' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

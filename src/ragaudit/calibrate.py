@@ -9,9 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from ragaudit.errors import ConfigError
+from ragaudit.errors import ConfigError, require_extra
 from ragaudit.evaluate import Outcome, claim_correctness
 from ragaudit.gate import Calibration, Policy
 from ragaudit.metrics import binary_scores
@@ -114,6 +112,9 @@ def write_policy(policy: Policy, path: Path) -> None:
     """Write ``policy`` as YAML (``.yaml``/``.yml``) or TOML (anything else)."""
     data: dict[str, Any] = policy.model_dump(mode="json", exclude_none=True)
     if path.suffix.lower() in (".yaml", ".yml"):
+        require_extra("yaml", what=f"{path}: writing a YAML policy", extra="cli", library="pyyaml")
+        import yaml  # optional (the cli extra); TOML needs nothing
+
         path.write_text(yaml.safe_dump(data, sort_keys=False))
         return
     lines = [f"name = {_toml(data['name'])}", f"threshold = {data['threshold']}", ""]

@@ -5,7 +5,8 @@ The tree::
     RagAuditError
     ├── InputError (ValueError)       bad request, file or dataset row
     ├── ConfigError (ValueError)      bad option, policy file or judge spec
-    └── JudgeError                    a judge failed to produce verdicts
+    ├── JudgeError                    a judge failed to produce verdicts
+    └── MissingExtraError (ImportError)   an optional part is used but its extra is not installed
 
 Every message says what was wrong, where, and what to do about it.
 """
@@ -42,3 +43,30 @@ class ConfigError(RagAuditError, ValueError):
 
 class JudgeError(RagAuditError):
     """A judge could not produce verdicts."""
+
+
+class MissingExtraError(RagAuditError, ImportError):
+    """An optional part of ragaudit is used but its extra is not installed; the message names the command.
+
+    Args:
+        what: What needs the extra (``"ragaudit serve"``, ``"YAML policies"``).
+        extra: The extra that provides it (``"service"``).
+        library: The missing library, when it is worth naming (``"pyyaml"``).
+    """
+
+    def __init__(self, what: str, extra: str, library: str | None = None) -> None:
+        self.extra = extra
+        needs = f"needs {library}, which is not installed" if library else f"needs the {extra!r} extra"
+        super().__init__(f"{what} {needs}: pip install 'ragaudit[{extra}]'")
+
+
+def require_extra(module: str, *, what: str, extra: str, library: str | None = None) -> None:
+    """Raise :class:`MissingExtraError` unless ``module`` can be imported."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        raise MissingExtraError(what, extra, library or module)

@@ -13,11 +13,10 @@ import tomllib
 from importlib import resources
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ragaudit._vocab import GATE_ACTIONS, CalibrationMethod, GateAction, IssueType
-from ragaudit.errors import ConfigError
+from ragaudit.errors import ConfigError, require_extra
 from ragaudit.models import Decision, Issue, Report, RiskLevel, Severity
 
 
@@ -80,6 +79,16 @@ class Policy(BaseModel):
         return self.risk.get(risk_level, RiskRules())
 
 
+def _load_yaml(text: str, where: str) -> object:
+    require_extra("yaml", what=f"{where}: reading a YAML policy", extra="cli", library="pyyaml")
+    import yaml  # optional (the cli extra): TOML policies need nothing beyond the standard library
+
+    try:
+        return yaml.safe_load(text) or {}
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{where}: not valid YAML: {exc}") from None
+
+
 def load_policy(path: Path | str | None = None) -> Policy:
     """Read a policy from a TOML or YAML file; ``None`` gives the shipped default."""
     if path is None:
@@ -93,15 +102,13 @@ def load_policy(path: Path | str | None = None) -> Policy:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise ConfigError(f"{where}: cannot read the policy file: {exc.strerror}") from None
-    try:
-        if suffix in (".yaml", ".yml"):
-            data = yaml.safe_load(text) or {}
-        elif suffix == ".toml":
+    if suffix in (".yaml", ".yml"):
+        data = _load_yaml(text, where)
+    else:
+        try:
             data = tomllib.loads(text)
-        else:
-            raise ConfigError(f"{where}: a policy file must end in .toml, .yaml or .yml")
-    except (tomllib.TOMLDecodeError, yaml.YAMLError) as exc:
-        raise ConfigError(f"{where}: not valid {suffix[1:].upper()}: {exc}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{where}: not valid TOML: {exc}") from None
     try:
         return Policy.model_validate(data)
     except ValidationError as exc:

@@ -13,10 +13,12 @@ golden file (computed once per session; skipped when no file is given)::
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from ragaudit.evaluate import EvalResult
+if TYPE_CHECKING:  # the evaluation stack loads inside the fixture, never at pytest start-up
+    from ragaudit.evaluate import EvalResult
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

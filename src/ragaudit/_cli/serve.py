@@ -17,9 +17,11 @@ def serve(
     workers: Annotated[int, typer.Option("--async-workers", help="Background workers for async audits.")] = 1,
 ) -> None:
     """Run the HTTP service (audits, review queue, review page at /review, metrics, OpenAPI at /docs)."""
-    import uvicorn
-
+    from ragaudit.errors import require_extra
     from ragaudit.service import ServiceSettings, create_app
+
+    require_extra("uvicorn", what="ragaudit serve", extra="service")
+    import uvicorn
 
     overrides: dict[str, Any] = {"workers": workers}
     if database_url:

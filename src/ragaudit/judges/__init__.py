@@ -7,6 +7,9 @@ claims of one request (with their alignments) into verdicts. Judges are looked u
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from ragaudit.errors import MissingExtraError
 from ragaudit.judges._base import REGISTRY, Judge, JudgeContext, build_judge, register_judge
 
 
@@ -23,8 +26,33 @@ def get_judge(spec: str | Judge) -> Judge:
     return build_judge(spec)
 
 
+_LLM_JUDGES = ("openai", "openai-compatible", "anthropic")
+
+
 def _load_builtin() -> None:
-    from ragaudit.judges import _combine, _llm, _offline  # noqa: F401  (register the built-in judges)
+    from ragaudit.judges import _combine, _offline  # noqa: F401  (register the built-in judges)
+
+    if all(name in REGISTRY for name in _LLM_JUDGES):
+        return
+    if _have("httpx") and _have("tenacity"):
+        from ragaudit.judges import _llm  # noqa: F401
+
+        return
+    for name in _LLM_JUDGES:  # named, so the spec gets the install line rather than "unknown judge"
+        REGISTRY[name] = _needs_llm_extra(name)
+
+
+def _have(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
+
+
+def _needs_llm_extra(name: str) -> Callable[[str], Judge]:
+    def factory(_argument: str) -> Judge:
+        raise MissingExtraError(f"the {name} judge", "llm")
+
+    return factory
 
 
 __all__ = ["Judge", "JudgeContext", "get_judge", "judge_names", "register_judge"]

@@ -1,12 +1,25 @@
-"""Stage 8: render reports for people (terminal text) and programs (views)."""
+"""Stage 8: render reports for people (terminal text, HTML evaluation report) and programs (views).
 
-from ragaudit.render._text import render_text
+Each renderer loads on first use: terminal text needs rich (the ``cli`` extra), the HTML report
+the evaluation stack, and the views only the report models.
+"""
 
-__all__ = ["render_text"]
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ragaudit.render._html import render_html
+    from ragaudit.render._text import render_text
+
+__all__ = ["render_html", "render_text"]
 
 
 def __getattr__(name: str) -> object:
-    # The HTML renderer pulls in the evaluation stack; load it only when asked for.
+    if name == "render_text":
+        from ragaudit.render._text import render_text
+
+        return render_text
     if name == "render_html":
         from ragaudit.render._html import render_html
 

@@ -9,7 +9,20 @@ keys. 401 without a valid key, 403 for the wrong role.
 
 from __future__ import annotations
 
-from ragaudit.service.app import create_app
-from ragaudit.service.settings import ServiceSettings
+from ragaudit.errors import require_extra
+
+# Checked before anything imports them, so a missing extra is one line, not a traceback.
+for _module, _library in (
+    ("fastapi", "fastapi"),
+    ("sqlalchemy", "sqlalchemy"),
+    ("alembic", "alembic"),
+    ("prometheus_client", "prometheus-client"),
+    ("pydantic_settings", "pydantic-settings"),
+    ("httpx", "httpx"),
+):
+    require_extra(_module, what="the ragaudit service and audit trail", extra="service", library=_library)
+
+from ragaudit.service.app import create_app  # noqa: E402
+from ragaudit.service.settings import ServiceSettings  # noqa: E402
 
 __all__ = ["ServiceSettings", "create_app"]
