@@ -153,3 +153,10 @@ def test_summary_rates_slices_and_gold() -> None:
     assert detection["recall_ci95"][0] < 0.5 < detection["recall_ci95"][1]
     assert set(summary["slices"]) == {"qa", "summary"} and summary["slices"]["qa"]["hallucination_rate"]["n"] == 20
     assert summary["faithfulness"]["p50"] == 1.0 and sum(b["count"] for b in summary["faithfulness"]["histogram"]) == 40
+
+
+def test_a_table_in_gives_a_table_out() -> None:
+    table = pa.Table.from_batches([_batch(GOOD), _batch(GOOD)])
+    out = next(audit_batches([table]))
+    assert isinstance(out, pa.Table) and out.num_rows == 4
+    assert out.column("label").to_pylist() == ["hallucinated", "faithful"] * 2

@@ -244,7 +244,7 @@ def _audit_record_batch(
     return pa.RecordBatch.from_arrays(columns, schema=schema)
 
 
-BatchT = TypeVar("BatchT", "pa.RecordBatch", "pd.DataFrame")
+BatchT = TypeVar("BatchT", "pa.RecordBatch", "pa.Table", "pd.DataFrame")
 
 
 def audit_batches(
@@ -256,7 +256,7 @@ def audit_batches(
     """Audit every row of every batch; yield one output batch per input batch, of the same kind.
 
     Args:
-        batches: ``pyarrow.RecordBatch`` or ``pandas.DataFrame`` batches with (by default) the
+        batches: ``pyarrow.RecordBatch``, ``pyarrow.Table`` or ``pandas.DataFrame`` batches with (by default) the
             columns ``answer``, ``sources`` (a list of ``{id, text}`` structs, a list of strings,
             or a JSON string) and optionally ``question`` and ``id``; other columns are ignored
             unless kept (``config.keep``).
@@ -273,6 +273,9 @@ def audit_batches(
     for batch in batches:
         if isinstance(batch, pa.RecordBatch):
             yield _audit_record_batch(batch, config, auditor, skip)
+        elif isinstance(batch, pa.Table):  # Ray Data hands out tables
+            parts = [_audit_record_batch(b, config, auditor, skip) for b in batch.to_batches()]
+            yield pa.Table.from_batches(parts, schema=output_schema(config, batch.schema))
         else:
             arrow = pa.RecordBatch.from_pandas(batch, preserve_index=False)
             yield _audit_record_batch(arrow, config, auditor, skip).to_pandas()

@@ -34,14 +34,21 @@ def create_app(settings: ServiceSettings | None = None, store: Store | None = No
         requeued = the_store.requeue_running()
         if requeued:
             event("requeued unfinished async audits", count=requeued)
+        await service.pool.start()  # every audit process up, its auditor built, before the first request
         service.tasks = [asyncio.create_task(service.worker()) for _ in range(max(1, settings.workers))]
-        event("ragaudit service started", database=the_store.engine.dialect.name, workers=settings.workers)
+        event(
+            "ragaudit service started",
+            database=the_store.engine.dialect.name,
+            workers=settings.workers,
+            audit_processes=service.pool.processes,
+        )
         try:
             yield
         finally:
             for task in service.tasks:
                 task.cancel()
             await asyncio.gather(*service.tasks, return_exceptions=True)
+            await asyncio.to_thread(service.pool.close)
             if store is None:
                 the_store.close()
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from ragaudit._cache import shared_index_cache
 from ragaudit.batch import default_workers
 from ragaudit.kernel import BatchConfig, worker_auditor
 from ragaudit.models import AuditRequest, ClaimType, Report, RiskLevel
@@ -24,9 +25,11 @@ _judge = "offline"
 _policy: str | None = None
 
 
-def _init_worker(judge: str, policy: str | None) -> None:
+def _init_worker(judge: str, policy: str | None, index_cache_chars: int | None) -> None:
     global _judge, _policy
     _judge, _policy = judge, policy
+    if index_cache_chars is not None:  # this process's one source-index cache, bounded as configured
+        shared_index_cache().max_chars = index_cache_chars
     worker_auditor(BatchConfig(judge=judge, policy=policy))  # the common case is built before the first audit
 
 
@@ -47,11 +50,15 @@ class AuditPool:
         policy: Gate policy file, or ``None`` for the shipped one.
         processes: Worker processes; default one per core. ``0`` audits in a thread of this process
             (for embedding the app where processes cannot be started).
+        index_cache_chars: Bound of each worker's source-index cache (characters); default: the library's.
     """
 
-    def __init__(self, judge: str, policy: str | None, processes: int | None = None) -> None:
+    def __init__(
+        self, judge: str, policy: str | None, processes: int | None = None, *, index_cache_chars: int | None = None
+    ) -> None:
         self.judge = judge
         self.policy = policy
+        self.index_cache_chars = index_cache_chars
         self.processes = default_workers() if processes is None else processes
         self._executor: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
@@ -64,7 +71,7 @@ class AuditPool:
                     self.processes,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_init_worker,
-                    initargs=(self.judge, self.policy),
+                    initargs=(self.judge, self.policy, self.index_cache_chars),
                 )
             return self._executor
 

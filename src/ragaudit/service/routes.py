@@ -76,7 +76,7 @@ async def submit_audit(
         await asyncio.to_thread(service.store.enqueue, audit_id, req, options, body.callback_url)
         response.status_code = 202
         return {"id": audit_id, "state": "queued", "links": {"self": f"/v1/audits/{audit_id}"}}
-    await asyncio.to_thread(service.run_audit, body, audit_id, "sync")
+    await service.run_audit(body, audit_id, "sync")
     return await _audit_payload(service, audit_id, view)
 
 

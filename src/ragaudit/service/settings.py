@@ -27,4 +27,6 @@ class ServiceSettings(BaseSettings):
     """Log answer and source text (off: logs carry ids, hashes, decisions and timings only)."""
     workers: int = 1
     """Background workers for async audits in this process."""
+    audit_processes: int | None = None
+    """Processes that run audits, off the event loop and the GIL (default: one per core; 0: threads)."""
     poll_interval: float = 0.2

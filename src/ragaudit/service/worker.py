@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
 from typing import Any
 
 import httpx
 from pydantic import ValidationError
 
-from ragaudit import Auditor, IndexCache
 from ragaudit.errors import RagAuditError
-from ragaudit.models import ClaimType, RiskLevel
 from ragaudit.service._callbacks import CallbackPolicy, CallbackURLError, check_callback_url
 from ragaudit.service._observe import Metrics, event, log
 from ragaudit.service.bodies import AuditBody
+from ragaudit.service.pool import AuditPool
 from ragaudit.service.settings import ServiceSettings
 from ragaudit.service.store import Store
 
@@ -27,33 +25,22 @@ class Service:
         self.settings = settings
         self.store = store
         self.metrics = Metrics()
-        self._auditors: dict[tuple[str, tuple[str, ...] | None], Auditor] = {}
-        # One bounded cache for every option set (was 256 indexes per auditor: unbounded memory).
-        self.index_cache = IndexCache(max_chars=settings.index_cache_chars)
+        # Audits run in worker processes that each built their auditors once and share one bounded
+        # source-index cache per process (index_cache_chars).
+        self.pool = AuditPool(
+            settings.judge, settings.policy, settings.audit_processes, index_cache_chars=settings.index_cache_chars
+        )
         self.callbacks = CallbackPolicy.parse(settings.callback_allow)
         self.tasks: list[asyncio.Task[None]] = []
 
-    def auditor(self, risk_level: RiskLevel, claim_types: Sequence[ClaimType] | None) -> Auditor:
-        """A cached auditor per option set (they reuse source indexes)."""
-        key = (risk_level, tuple(claim_types) if claim_types else None)
-        if key not in self._auditors:
-            self._auditors[key] = Auditor(
-                self.settings.judge,
-                risk_level=risk_level,
-                claim_types=claim_types,
-                policy=self.settings.policy,
-                index_cache=self.index_cache,
-            )
-        return self._auditors[key]
-
-    def run_audit(self, body: AuditBody, audit_id: str, mode: str) -> dict[str, Any]:
-        """Audit, gate and record one request (blocking: call it in a thread)."""
+    async def run_audit(self, body: AuditBody, audit_id: str, mode: str) -> dict[str, Any]:
+        """Audit and gate one request in the pool, then record it (in a thread: the database blocks)."""
         request = body.request()
         t0 = time.perf_counter()
-        auditor = self.auditor(body.risk_level, body.claim_types)
-        report = auditor.audit(request)
+        report = await self.pool.audit(request, body.risk_level, body.claim_types)
         latency = time.perf_counter() - t0
-        self.store.record_audit(
+        await asyncio.to_thread(
+            self.store.record_audit,
             report,
             request,
             audit_id=audit_id,
@@ -64,7 +51,7 @@ class Service:
         decision = report.decision.action if report.decision else "deliver"
         self.metrics.audits.labels(mode, decision).inc()
         self.metrics.latency.labels(mode).observe(latency)
-        self.metrics.judge_calls.labels(auditor.judge.name).inc()
+        self.metrics.judge_calls.labels(report.judge.name).inc()
         fields: dict[str, Any] = {
             "audit_id": audit_id,
             "mode": mode,
@@ -102,7 +89,7 @@ class Service:
         try:
             body = AuditBody.model_validate({**job["request"], **job["options"]})
             if await asyncio.to_thread(self.store.get_audit, job["id"]) is None:  # a restart may have recorded it
-                await asyncio.to_thread(self.run_audit, body, job["id"], "async")
+                await self.run_audit(body, job["id"], "async")
             await asyncio.to_thread(self.store.finish_job, job["id"])
             state = "done"
         except Exception as exc:  # one bad job must not stop the worker

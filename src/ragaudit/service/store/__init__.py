@@ -7,8 +7,10 @@ survive a restart of the server.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
+import threading
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -87,6 +89,12 @@ class Store:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        # SQLite takes one writer at a time: queue this process's writers on a lock instead of letting
+        # them collide in the database (a deferred transaction cannot always wait its turn there).
+        # WAL keeps readers off this path. PostgreSQL takes concurrent writers itself.
+        self._write_lock: contextlib.AbstractContextManager[Any] = (
+            threading.RLock() if engine.dialect.name == "sqlite" else contextlib.nullcontext()
+        )
 
     # --- audits -----------------------------------------------------------------------------
     def record_audit(
@@ -335,11 +343,15 @@ class Store:
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot reach the database: {exc.__class__.__name__}: {exc}") from exc
 
-    def _begin(self) -> Any:
-        try:
-            return self.engine.begin()
-        except SQLAlchemyError as exc:
-            raise StorageError(f"cannot reach the database: {exc.__class__.__name__}: {exc}") from exc
+    @contextlib.contextmanager
+    def _begin(self) -> Iterator[Any]:
+        with self._write_lock:
+            try:
+                transaction = self.engine.begin()
+            except SQLAlchemyError as exc:
+                raise StorageError(f"cannot reach the database: {exc.__class__.__name__}: {exc}") from exc
+            with transaction as conn:
+                yield conn
 
     def ping(self) -> bool:
         """Whether the database answers."""

@@ -1,0 +1,108 @@
+"""The service audits in a process pool: /healthz stays fast while every audit process is busy, and
+concurrent audits are all recorded exactly once (SQLite with one writer, and PostgreSQL)."""
+
+from __future__ import annotations
+
+import statistics
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from service_helpers import PG_URL, Server, reset_postgres
+
+NAMES = ["Lakeside", "Northgate", "Riverbend", "Hillcrest", "Eastport", "Westfield", "Oakridge", "Pinehurst"]
+
+
+def _heavy(i: int) -> dict[str, Any]:
+    """About a second of CPU per audit: 40 claims against 10 sources of 20 sentences."""
+    sources = [
+        {
+            "id": str(s),
+            "text": " ".join(
+                f"The {NAMES[j % 8]} plant number {s * 100 + j} opened in {1900 + j} and employs {j * 13} people."
+                for j in range(20)
+            ),
+        }
+        for s in range(10)
+    ]
+    answer = " ".join(
+        f"The {NAMES[j % 8]} plant number {j + i} opened in {1950 + j} and employs {j * 7} people." for j in range(40)
+    )
+    return {"id": f"heavy-{i}", "trace_id": f"heavy-{i}", "answer": answer, "sources": sources}
+
+
+def _light(i: int) -> dict[str, Any]:
+    return {
+        "id": f"light-{i}",
+        "trace_id": f"light-{i}",
+        "question": "When did the plant open?",
+        "answer": f"The plant opened in {1990 + i % 20}. It employs {100 + i} people.",
+        "sources": [{"id": "1", "text": f"The plant opened in 1995. Today it employs {100 + i} people."}],
+    }
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def server(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
+    if request.param == "postgresql":
+        if not reset_postgres():
+            pytest.skip("PostgreSQL is not running on 127.0.0.1:5432")
+        url = PG_URL
+    else:
+        url = f"sqlite:///{tmp_path / 'trail.db'}"
+    monkeypatch.setenv("RAGAUDIT_AUDIT_PROCESSES", "2")
+    srv = Server(url, log=tmp_path / "serve.log").start()
+    yield srv
+    srv.stop()
+
+
+@pytest.mark.slow  # six one-second audits on two processes, per database
+def test_healthz_answers_fast_while_the_pool_is_saturated(server: Server) -> None:
+    results: list[int] = []
+    with server.client() as client, httpx.Client(base_url=server.url) as probe, ThreadPoolExecutor(6) as pool:
+        t0 = time.monotonic()
+        futures = [pool.submit(lambda i=i: client.post("/v1/audits", json=_heavy(i)).status_code) for i in range(6)]
+        time.sleep(0.3)  # every audit process is busy from here on, and requests wait behind them
+        latencies = []
+        while not all(f.done() for f in futures) and len(latencies) < 100:
+            start = time.perf_counter()
+            assert probe.get("/healthz", timeout=5).status_code == 200
+            latencies.append(time.perf_counter() - start)
+            time.sleep(0.02)
+        results = [f.result() for f in futures]
+        busy = time.monotonic() - t0
+    assert results == [200] * 6
+    assert len(latencies) >= 10, f"the pool was saturated only {busy:.1f} s"
+    assert statistics.median(latencies) < 0.1, latencies
+    with server.client() as client:
+        audits = client.get("/v1/audits", params={"limit": 100}).json()
+    assert sorted(a["trace_id"] for a in audits if (a["trace_id"] or "").startswith("heavy")) == [
+        f"heavy-{i}" for i in range(6)
+    ]
+
+
+def test_concurrent_audits_are_each_recorded_once(server: Server) -> None:
+    lock = threading.Lock()
+    ids: list[str] = []
+
+    def post(i: int) -> None:
+        with server.client() as client:
+            response = client.post("/v1/audits", json=_light(i))
+            assert response.status_code == 200, response.text
+            with lock:
+                ids.append(response.json()["id"])
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(post, range(48)))
+    with server.client() as client:
+        audits = client.get("/v1/audits", params={"limit": 200}).json()
+        recorded = [a for a in audits if (a["trace_id"] or "").startswith("light")]
+        assert sorted(a["id"] for a in recorded) == sorted(ids) and len(set(ids)) == 48
+        assert sorted(a["trace_id"] for a in recorded) == sorted(f"light-{i}" for i in range(48))
+        one = client.get(f"/v1/audits/{ids[0]}").json()
+        assert one["state"] == "done" and one["report"]["claims"]
