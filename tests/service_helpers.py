@@ -26,7 +26,7 @@ class Server:
     def __init__(
         self,
         database_url: str,
-        admin_key: str = "admin-test-key",
+        admin_key: str = "admin-test-key-0123456789",
         log: Path | None = None,
         env: dict[str, str] | None = None,
     ) -> None:

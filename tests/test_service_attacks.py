@@ -211,3 +211,39 @@ def test_memory_stays_bounded_across_many_large_requests(tmp_path: Path) -> None
         assert peak <= RSS_BOUND_MB, f"RSS {peak:.0f} MB after 100 requests of 1.4 MB"
     finally:
         srv.stop()
+
+
+def status(server: Server, key: str, path: str) -> int:
+    """GET ``path`` with ``key``; the status code."""
+    with server.client(key) as c:
+        return c.get(path).status_code
+
+
+def test_key_rotation_revocation_unique_names_and_a_changed_admin_key(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'keys.db'}"
+    first = Server(url, admin_key="first-admin-key-0123456789", log=tmp_path / "serve.log").start()
+    try:
+        with first.client() as admin:
+            ana = admin.post("/v1/keys", json={"name": "ana", "role": "reviewer"}).json()["key"]
+            again = admin.post("/v1/keys", json={"name": "ana", "role": "admin"})
+            assert again.status_code == 409 and "already exists" in again.json()["detail"]
+            rotated = admin.post("/v1/keys/ana/rotate")
+            assert rotated.status_code == 201
+            new = rotated.json()["key"]
+            assert status(first, ana, "/v1/reviews") == 401
+            assert status(first, new, "/v1/reviews") == 200
+            assert admin.delete("/v1/keys/ana").status_code == 204
+            assert status(first, new, "/v1/reviews") == 401
+            assert admin.delete("/v1/keys/ana").status_code == 404
+    finally:
+        first.stop()
+    second = Server(url, admin_key="second-admin-key-0123456789", log=tmp_path / "serve.log").start()
+    try:
+        assert status(second, "first-admin-key-0123456789", "/v1/keys") == 401
+        assert status(second, second.admin_key, "/v1/keys") == 200
+    finally:
+        second.stop()
+    weak = Server(url, admin_key="a", log=tmp_path / "weak.log")
+    with pytest.raises(RuntimeError, match="exited"):
+        weak.start()
+    assert "at least 16 characters" in (tmp_path / "weak.log").read_text()

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
 from ragaudit import Auditor
+from ragaudit.errors import ConfigError
 from ragaudit.models import AuditRequest
-from ragaudit.service.store import Store, open_store, parse_age
+from ragaudit.service.store import KeyNameTaken, Store, hash_key, open_store, parse_age
+from ragaudit.service.store._schema import api_keys
 from service_helpers import PG_URL, reset_postgres
 
 REQUEST = AuditRequest(answer="The plant opened in 2010.", sources=[{"id": "1", "text": "The plant opened in 2012."}])  # type: ignore[list-item]
@@ -86,8 +90,8 @@ def test_keys_are_stored_hashed(store: Store) -> None:
 def test_prune_is_recorded(store: Store) -> None:
     audit_id = record(store)
     store.add_review(audit_id, reviewer="ana", decision="approve", claim_labels={})
-    assert store.prune(timedelta(days=90)) == (0, 0)
-    assert store.prune(timedelta(seconds=-1)) == (1, 1)
+    assert store.prune(timedelta(days=90)) == (0, 0, 0)
+    assert store.prune(timedelta(seconds=-1)) == (1, 1, 0)
     assert store.count_audits() == 0
     assert [h["audits_deleted"] for h in store.retention_history()] == [0, 1]
 
@@ -96,3 +100,65 @@ def test_parse_age() -> None:
     assert parse_age("90d") == timedelta(days=90)
     with pytest.raises(ValueError, match="90 days"):
         parse_age("90 days")
+
+
+# --- issue 11, rows 9 and 10: key lifecycle, retention of jobs --------------------------------
+def test_prune_removes_finished_jobs_with_their_text(store: Store) -> None:
+    store.enqueue("job-done", REQUEST.model_dump(), {}, None)
+    store.enqueue("job-queued", REQUEST.model_dump(), {}, None)
+    taken = store.claim_job()
+    assert taken is not None and taken["id"] == "job-done"
+    store.finish_job("job-done")
+    pruned = store.prune(timedelta(seconds=-1))
+    assert pruned.jobs == 1
+    assert store.job("job-done") is None  # the answer and sources it held are gone
+    assert store.job("job-queued") is not None  # work in flight is kept
+    assert store.retention_history()[-1]["jobs_deleted"] == 1
+
+
+def test_keys_can_be_revoked_and_rotated(store: Store) -> None:
+    key = store.create_key("ci-bot", "auditor")
+    new = store.rotate_key("ci-bot")
+    assert new is not None and new != key
+    assert store.lookup_key(key) is None and store.lookup_key(new) == ("ci-bot", "auditor")
+    assert store.revoke_key("ci-bot") and store.lookup_key(new) is None
+    assert not store.revoke_key("ci-bot")
+    assert [k["revoked_at"] is not None for k in store.list_keys()] == [True, True]
+
+
+def test_key_names_are_unique_among_active_keys(store: Store) -> None:
+    store.create_key("ana", "reviewer")
+    with pytest.raises(KeyNameTaken, match="already exists"):
+        store.create_key("ana", "admin")
+    store.revoke_key("ana")
+    store.create_key("ana", "reviewer")  # a revoked name can be given again
+
+
+def test_short_keys_are_refused(store: Store) -> None:
+    with pytest.raises(ConfigError, match="at least 16 characters"):
+        store.create_key("admin", "admin", "a")
+
+
+def test_keys_are_hmac_under_the_server_secret_and_old_hashes_upgrade(store: Store) -> None:
+    key = store.create_key("old", "reviewer")  # stored as SHA-256 (no secret yet)
+    store.key_secret = "server-secret-for-tests"
+    assert store.lookup_key(key) == ("old", "reviewer")  # still valid, and rehashed now
+    with store.engine.connect() as conn:
+        row = conn.execute(select(api_keys.c.key_hash, api_keys.c.hash_scheme)).one()
+    assert row.hash_scheme == "hmac-sha256" and row.key_hash == hash_key(key, "server-secret-for-tests")
+    assert row.key_hash != hashlib.sha256(key.encode()).hexdigest()
+    store.key_secret = "another-secret"
+    assert store.lookup_key(key) is None  # the hash is useless without the secret
+
+
+def test_reviews_record_the_key_id(store: Store) -> None:
+    audit_id = record(store)
+    store.create_key("ana", "reviewer")
+    store.add_review(audit_id, reviewer="ana", decision="approve", claim_labels={})
+    key_id = next(k["id"] for k in store.list_keys() if k["name"] == "ana")
+    assert store.reviews_for(audit_id)[0]["reviewer_key_id"] == key_id
+
+
+def test_absurd_ages_are_a_clear_error() -> None:
+    with pytest.raises(ConfigError, match="shorter age"):
+        parse_age("99999999999d")

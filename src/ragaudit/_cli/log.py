@@ -96,10 +96,12 @@ def log_prune(
     older_than: Annotated[str, typer.Option("--older-than", help="Delete audits older than this (90d, 12h).")],
     db: DbOpt = None,
 ) -> None:
-    """Delete old audits and their reviews (the deletion itself is recorded)."""
+    """Delete old audits, their reviews and finished async jobs (the deletion itself is recorded)."""
     from ragaudit.service.store import open_store, parse_age
 
-    audits, reviews = open_store(db).prune(parse_age(older_than), by="cli")
+    pruned = open_store(db).prune(parse_age(older_than), by="cli")
     stderr.print(
-        f"pruned {audits} audit(s) and {reviews} review(s) older than {safe_markup(older_than)}", highlight=False
+        f"pruned {pruned.audits} audit(s), {pruned.reviews} review(s) and {pruned.jobs} finished job(s) "
+        f"older than {safe_markup(older_than)}",
+        highlight=False,
     )

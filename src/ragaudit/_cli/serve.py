@@ -19,6 +19,7 @@ def serve(
     """Run the HTTP service (audits, review queue, review page at /review, metrics, OpenAPI at /docs)."""
     from ragaudit.errors import require_extra
     from ragaudit.service import ServiceSettings, create_app
+    from ragaudit.service.settings import check_settings
 
     require_extra("uvicorn", what="ragaudit serve", extra="service")
     import uvicorn
@@ -27,4 +28,5 @@ def serve(
     if database_url:
         overrides["database_url"] = database_url
     settings = ServiceSettings(**overrides)
+    check_settings(settings)  # one clear line and exit 2, before the server starts
     uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", access_log=False)

@@ -15,7 +15,7 @@ from ragaudit.service._limits import BodyLimit
 from ragaudit.service._observe import configure_logging, event
 from ragaudit.service.auth import ensure_admin
 from ragaudit.service.routes import router
-from ragaudit.service.settings import ServiceSettings
+from ragaudit.service.settings import ServiceSettings, check_settings
 from ragaudit.service.store import Store, open_store
 from ragaudit.service.worker import Service
 
@@ -23,11 +23,13 @@ from ragaudit.service.worker import Service
 def create_app(settings: ServiceSettings | None = None, store: Store | None = None) -> FastAPI:
     """Build the service app; ``store`` defaults to ``open_store(settings.database_url)``."""
     settings = settings or ServiceSettings()
+    check_settings(settings)
     configure_logging()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         the_store = store or open_store(settings.database_url)
+        the_store.key_secret = settings.key_secret or the_store.key_secret
         service = Service(settings, the_store)
         app.state.service = service
         ensure_admin(the_store, settings)

@@ -42,12 +42,16 @@ def require(*roles: Role) -> Callable[[Request], Awaitable[tuple[str, Role]]]:
 
 
 def ensure_admin(store: Store, settings: ServiceSettings) -> None:
-    """Make sure an admin key exists: from ``RAGAUDIT_ADMIN_KEY``, else a new one printed once."""
-    if store.has_admin():
-        return
+    """Make sure an admin key exists: ``RAGAUDIT_ADMIN_KEY`` (a changed value revokes the old key), else a new one."""
     if settings.admin_key:
+        if store.lookup_key(settings.admin_key) is not None:
+            return
+        # A new value: the key named "admin" (the old value, or a generated one) stops working now.
+        revoked = store.revoke_key("admin")
         store.create_key("admin", "admin", settings.admin_key)
-        event("admin key taken from RAGAUDIT_ADMIN_KEY")
+        event("admin key taken from RAGAUDIT_ADMIN_KEY", replaced_previous=revoked)
+        return
+    if store.has_admin():
         return
     key = store.create_key("admin", "admin")
     # Shown once, on first start, to whoever started the server; stored only hashed.

@@ -20,6 +20,7 @@ from ragaudit.service._callbacks import CallbackURLError, check_callback_url
 from ragaudit.service._observe import event
 from ragaudit.service.auth import require
 from ragaudit.service.bodies import AuditBody, KeyBody, ReviewBody
+from ragaudit.service.store import KeyNameTaken
 from ragaudit.service.worker import Service
 
 router = APIRouter()
@@ -163,14 +164,35 @@ async def get_reviews(
 async def create_key(
     body: KeyBody, request: Request, _: tuple[str, Role] = Depends(require("admin"))
 ) -> dict[str, str]:
-    """Create an API key (returned once; stored hashed)."""
-    key = await asyncio.to_thread(request.app.state.service.store.create_key, body.name, body.role)
+    """Create an API key (returned once; stored hashed). Names are unique among active keys (409)."""
+    try:
+        key = await asyncio.to_thread(request.app.state.service.store.create_key, body.name, body.role)
+    except KeyNameTaken as exc:
+        raise HTTPException(409, str(exc)) from None
     return {"name": body.name, "role": body.role, "key": key}
+
+
+@router.post("/v1/keys/{name}/rotate", tags=["keys"], status_code=201)
+async def rotate_key(name: str, request: Request, _: tuple[str, Role] = Depends(require("admin"))) -> dict[str, str]:
+    """Replace a key by a new one with the same name and role (the old one stops working at once)."""
+    key = await asyncio.to_thread(request.app.state.service.store.rotate_key, name)
+    if key is None:
+        raise HTTPException(404, f"no active key named {name!r}")
+    return {"name": name, "key": key}
+
+
+@router.delete("/v1/keys/{name}", tags=["keys"], status_code=204)
+async def revoke_key(name: str, request: Request, who: tuple[str, Role] = Depends(require("admin"))) -> Response:
+    """Revoke a key: it stops working at once (its reviews keep its name and id)."""
+    if not await asyncio.to_thread(request.app.state.service.store.revoke_key, name):
+        raise HTTPException(404, f"no active key named {name!r}")
+    event("key revoked", name=name, by=who[0])
+    return Response(status_code=204)
 
 
 @router.get("/v1/keys", tags=["keys"])
 async def list_keys(request: Request, _: tuple[str, Role] = Depends(require("admin"))) -> list[dict[str, Any]]:
-    """Key names and roles (never the keys)."""
+    """Key names, roles, creation and revocation times (never the keys)."""
     return await asyncio.to_thread(request.app.state.service.store.list_keys)
 
 

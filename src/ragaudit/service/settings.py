@@ -13,7 +13,10 @@ class ServiceSettings(BaseSettings):
     database_url: str = "sqlite:///ragaudit.db"
     """Audit trail: ``sqlite:///file.db`` (default) or ``postgresql+psycopg://user@host/db``."""
     admin_key: str | None = None
-    """First admin key, for automation; without it, one is created on first start and printed once."""
+    """The admin key (≥ 16 characters), for automation: a changed value replaces (revokes) the old one;
+    without it, one is created on first start and printed once."""
+    key_secret: str | None = None
+    """Server secret: API keys are stored as HMAC-SHA256 under it (without it: SHA-256). Keep it stable."""
     judge: str = "offline"
     policy: str | None = None
     """Gate policy file (TOML/YAML); default: the shipped policy."""
@@ -30,3 +33,22 @@ class ServiceSettings(BaseSettings):
     audit_processes: int | None = None
     """Processes that run audits, off the event loop and the GIL (default: one per core; 0: threads)."""
     poll_interval: float = 0.2
+
+
+def check_settings(settings: ServiceSettings) -> None:
+    """Raise :class:`~ragaudit.errors.ConfigError` for settings the service cannot start with."""
+    from ragaudit.errors import ConfigError
+    from ragaudit.service._callbacks import CallbackPolicy, CallbackURLError
+    from ragaudit.service.store import MIN_KEY_CHARS
+
+    if settings.admin_key is not None and len(settings.admin_key) < MIN_KEY_CHARS:
+        raise ConfigError(
+            f"RAGAUDIT_ADMIN_KEY must have at least {MIN_KEY_CHARS} characters (got {len(settings.admin_key)}); "
+            "use a long random string, e.g. python -c 'import secrets; print(secrets.token_urlsafe(24))'"
+        )
+    try:
+        CallbackPolicy.parse(settings.callback_allow)
+    except CallbackURLError as exc:
+        raise ConfigError(str(exc)) from None
+    if settings.max_request_bytes < 1 or settings.index_cache_chars < 0:
+        raise ConfigError("RAGAUDIT_MAX_REQUEST_BYTES must be positive and RAGAUDIT_INDEX_CACHE_CHARS not negative")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import secrets
 import threading
 import uuid
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from alembic import command
 from alembic.config import Config
@@ -47,8 +48,26 @@ def _aware(value: datetime) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-def hash_key(key: str) -> str:
-    """SHA-256 of an API key (keys are stored hashed, never in clear)."""
+MIN_KEY_CHARS = 16
+"""Shortest API key accepted from a person (RAGAUDIT_ADMIN_KEY); generated keys are 32 characters."""
+
+
+class KeyNameTaken(ConfigError):
+    """An active key already has that name."""
+
+
+class Pruned(NamedTuple):
+    """What one prune deleted."""
+
+    audits: int
+    reviews: int
+    jobs: int
+
+
+def hash_key(key: str, secret: str | None = None) -> str:
+    """HMAC-SHA256 of an API key under the server secret, or plain SHA-256 without one (keys are never stored)."""
+    if secret:
+        return hmac.new(secret.encode(), key.encode(), hashlib.sha256).hexdigest()
     return hashlib.sha256(key.encode()).hexdigest()
 
 
@@ -87,7 +106,7 @@ def _migrate(engine: Engine) -> None:
 class Store:
     """The audit trail in one database. Build with :func:`open_store`."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, *, key_secret: str | None = None) -> None:
         self.engine = engine
         # SQLite takes one writer at a time: queue this process's writers on a lock instead of letting
         # them collide in the database (a deferred transaction cannot always wait its turn there).
@@ -95,6 +114,8 @@ class Store:
         self._write_lock: contextlib.AbstractContextManager[Any] = (
             threading.RLock() if engine.dialect.name == "sqlite" else contextlib.nullcontext()
         )
+        self.key_secret = key_secret
+        """``RAGAUDIT_KEY_SECRET``: keys are stored as HMAC-SHA256 under it (else SHA-256)."""
 
     # --- audits -----------------------------------------------------------------------------
     def record_audit(
@@ -192,8 +213,10 @@ class Store:
         claim_labels: dict[str, str],
         edited_answer: str | None = None,
         comment: str | None = None,
+        reviewer_key_id: str | None = None,
     ) -> str:
-        """Record a reviewer's labels and decision for one audit."""
+        """Record a reviewer's labels and decision for one audit (the key id tells same-named reviewers apart)."""
+        key_id = reviewer_key_id or self.key_id(reviewer)
         review_id = str(uuid.uuid4())
         with self._begin() as conn:
             conn.execute(
@@ -206,6 +229,7 @@ class Store:
                     claim_labels=claim_labels,
                     edited_answer=edited_answer,
                     comment=comment,
+                    reviewer_key_id=key_id,
                 )
             )
         return review_id
@@ -282,54 +306,141 @@ class Store:
             return {r[0]: int(r[1]) for r in conn.execute(select(jobs.c.state, func.count()).group_by(jobs.c.state))}
 
     # --- keys -------------------------------------------------------------------------------
+    def _hashes(self, key: str) -> dict[str, str]:
+        """The key's hash under each scheme this store reads (HMAC first when a secret is set)."""
+        hashes = {"sha256": hash_key(key)}
+        if self.key_secret:
+            hashes = {"hmac-sha256": hash_key(key, self.key_secret), **hashes}
+        return hashes
+
     def create_key(self, name: str, role: Role, key: str | None = None) -> str:
-        """Create an API key for ``role``; returns the key (only its hash is stored)."""
+        """Create an API key for ``role``; returns the key (only its hash is stored).
+
+        Names are unique among active keys; a key given by the caller must be at least
+        :data:`MIN_KEY_CHARS` characters (generated ones are 32 random characters).
+        """
         if role not in ROLES:
             raise ConfigError(f"unknown role {role!r}: choose one of {', '.join(ROLES)}")
+        if key is not None and len(key) < MIN_KEY_CHARS:
+            raise ConfigError(
+                f"an API key must have at least {MIN_KEY_CHARS} characters (got {len(key)}); "
+                "use a long random string, e.g. python -c 'import secrets; print(secrets.token_urlsafe(24))'"
+            )
         key = key or "rga_" + secrets.token_urlsafe(24)
+        scheme, digest = next(iter(self._hashes(key).items()))
         with self._begin() as conn:
+            if self._active_key(conn, name) is not None:
+                raise KeyNameTaken(f"a key named {name!r} already exists; rotate or revoke it, or pick another name")
             conn.execute(
                 insert(api_keys).values(
-                    id=str(uuid.uuid4()), name=name, role=role, key_hash=hash_key(key), created_at=now()
+                    id=str(uuid.uuid4()),
+                    name=name,
+                    role=role,
+                    key_hash=digest,
+                    hash_scheme=scheme,
+                    created_at=now(),
                 )
             )
         return key
 
+    def _active_key(self, conn: Any, name: str) -> Any:
+        return conn.execute(
+            select(api_keys.c.id, api_keys.c.role).where(api_keys.c.name == name, api_keys.c.revoked_at.is_(None))
+        ).first()
+
     def lookup_key(self, key: str) -> tuple[str, Role] | None:
-        """(name, role) of a valid key."""
+        """(name, role) of a valid, unrevoked key; an old SHA-256 hash is upgraded to HMAC on use."""
+        hashes = self._hashes(key)
         with self._connect() as conn:
             row = conn.execute(
-                select(api_keys.c.name, api_keys.c.role).where(api_keys.c.key_hash == hash_key(key))
+                select(api_keys.c.id, api_keys.c.name, api_keys.c.role, api_keys.c.hash_scheme).where(
+                    api_keys.c.key_hash.in_(list(hashes.values())), api_keys.c.revoked_at.is_(None)
+                )
             ).first()
-        return (row[0], row[1]) if row else None
+        if row is None or hashes.get(row.hash_scheme) is None:
+            return None
+        best_scheme, best = next(iter(hashes.items()))
+        if row.hash_scheme != best_scheme:
+            with self._begin() as conn:
+                conn.execute(
+                    update(api_keys).where(api_keys.c.id == row.id).values(key_hash=best, hash_scheme=best_scheme)
+                )
+        return (row.name, row.role)
+
+    def revoke_key(self, name: str) -> bool:
+        """Revoke the active key called ``name`` (it stops working at once); False if there is none."""
+        with self._begin() as conn:
+            done = conn.execute(
+                update(api_keys)
+                .where(api_keys.c.name == name, api_keys.c.revoked_at.is_(None))
+                .values(revoked_at=now())
+            ).rowcount
+        return bool(done)
+
+    def rotate_key(self, name: str) -> str | None:
+        """Replace the active key called ``name`` by a new one with the same role; None if there is none."""
+        with self._connect() as conn:
+            row = self._active_key(conn, name)
+        if row is None:
+            return None
+        self.revoke_key(name)
+        return self.create_key(name, row.role)
+
+    def key_id(self, name: str) -> str | None:
+        """The id of the active key called ``name`` (reviews record it beside the name)."""
+        with self._connect() as conn:
+            row = self._active_key(conn, name)
+        return str(row.id) if row else None
 
     def has_admin(self) -> bool:
-        """Whether any admin key exists."""
+        """Whether any active admin key exists."""
         with self._connect() as conn:
-            return conn.execute(select(api_keys.c.id).where(api_keys.c.role == "admin").limit(1)).first() is not None
+            query = select(api_keys.c.id).where(api_keys.c.role == "admin", api_keys.c.revoked_at.is_(None))
+            return conn.execute(query.limit(1)).first() is not None
 
     def list_keys(self) -> list[dict[str, Any]]:
-        """Key names, roles and creation times (never the keys)."""
+        """Key names, roles, creation and revocation times (never the keys)."""
+        columns = (api_keys.c.id, api_keys.c.name, api_keys.c.role, api_keys.c.created_at, api_keys.c.revoked_at)
         with self._connect() as conn:
             return [
-                {"id": r.id, "name": r.name, "role": r.role, "created_at": _aware(r.created_at).isoformat()}
-                for r in conn.execute(select(api_keys.c.id, api_keys.c.name, api_keys.c.role, api_keys.c.created_at))
+                {
+                    "id": r.id,
+                    "name": r.name,
+                    "role": r.role,
+                    "created_at": _aware(r.created_at).isoformat(),
+                    "revoked_at": _aware(r.revoked_at).isoformat() if r.revoked_at else None,
+                }
+                for r in conn.execute(select(*columns).order_by(api_keys.c.created_at))
             ]
 
     # --- retention --------------------------------------------------------------------------
-    def prune(self, older_than: timedelta, *, by: str = "cli") -> tuple[int, int]:
-        """Delete audits (and their reviews) older than ``older_than``; the deletion is recorded."""
-        cutoff = now() - older_than
+    def prune(self, older_than: timedelta, *, by: str = "cli") -> Pruned:
+        """Delete audits, their reviews, and finished jobs older than ``older_than``; the deletion is recorded.
+
+        Jobs hold the full request (answer and sources), so they go too; queued or running ones stay.
+        """
+        try:
+            cutoff = now() - older_than
+        except OverflowError:
+            raise ConfigError(f"age {older_than} reaches before year 1; give a shorter age") from None
         with self._begin() as conn:
             old = select(audits.c.id).where(audits.c.created_at < cutoff)
             n_reviews = conn.execute(delete(reviews).where(reviews.c.audit_id.in_(old))).rowcount
             n_audits = conn.execute(delete(audits).where(audits.c.created_at < cutoff)).rowcount
+            n_jobs = conn.execute(
+                delete(jobs).where(jobs.c.created_at < cutoff, jobs.c.state.in_(("done", "failed")))
+            ).rowcount
             conn.execute(
                 insert(retention_log).values(
-                    at=now(), older_than=cutoff, audits_deleted=n_audits, reviews_deleted=n_reviews, by=by
+                    at=now(),
+                    older_than=cutoff,
+                    audits_deleted=n_audits,
+                    reviews_deleted=n_reviews,
+                    jobs_deleted=n_jobs,
+                    by=by,
                 )
             )
-        return int(n_audits), int(n_reviews)
+        return Pruned(int(n_audits), int(n_reviews), int(n_jobs))
 
     def retention_history(self) -> list[dict[str, Any]]:
         """Every prune that ran."""
@@ -417,7 +528,17 @@ def parse_age(text: str) -> timedelta:
     text = text.strip().lower()
     if len(text) < 2 or text[-1] not in units or not text[:-1].isdigit():
         raise ConfigError(f"age {text!r}: write a number and a unit, e.g. 90d, 12h, 30m or 2w")
-    return timedelta(**{units[text[-1]]: int(text[:-1])})
+    try:
+        age = timedelta(**{units[text[-1]]: int(text[:-1])})
+    except OverflowError:
+        age = timedelta.max
+    if age > MAX_AGE:
+        raise ConfigError(f"age {text!r} is over {MAX_AGE.days // 365} years; give a shorter age")
+    return age
+
+
+MAX_AGE = timedelta(days=365 * 200)
+"""Longest age accepted (an age reaching before year 1 cannot be subtracted from now)."""
 
 
 def parse_since(value: str) -> datetime:

@@ -42,6 +42,7 @@ reviews = Table(
     Column("claim_labels", JSON, nullable=False),
     Column("edited_answer", Text),
     Column("comment", Text),
+    Column("reviewer_key_id", String(36)),
 )
 
 jobs = Table(
@@ -67,6 +68,15 @@ api_keys = Table(
     Column("role", String(20), nullable=False),
     Column("key_hash", String(64), nullable=False, unique=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("revoked_at", DateTime(timezone=True)),
+    Column("hash_scheme", String(20), nullable=False, server_default="sha256"),
+)
+Index(
+    "ux_api_keys_active_name",
+    api_keys.c.name,
+    unique=True,
+    sqlite_where=api_keys.c.revoked_at.is_(None),
+    postgresql_where=api_keys.c.revoked_at.is_(None),
 )
 
 retention_log = Table(
@@ -77,5 +87,6 @@ retention_log = Table(
     Column("older_than", DateTime(timezone=True), nullable=False),
     Column("audits_deleted", Integer, nullable=False),
     Column("reviews_deleted", Integer, nullable=False),
+    Column("jobs_deleted", Integer, nullable=False, server_default="0"),
     Column("by", String(200), nullable=False),
 )
