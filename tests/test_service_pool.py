@@ -89,6 +89,7 @@ def test_healthz_answers_fast_while_the_pool_is_saturated(server: Server) -> Non
 def test_concurrent_audits_are_each_recorded_once(server: Server) -> None:
     lock = threading.Lock()
     ids: list[str] = []
+    answers: dict[str, dict[str, Any]] = {}
 
     def post(i: int) -> None:
         with server.client() as client:
@@ -96,6 +97,7 @@ def test_concurrent_audits_are_each_recorded_once(server: Server) -> None:
             assert response.status_code == 200, response.text
             with lock:
                 ids.append(response.json()["id"])
+                answers[response.json()["id"]] = response.json()
 
     with ThreadPoolExecutor(8) as pool:
         list(pool.map(post, range(48)))
@@ -106,3 +108,4 @@ def test_concurrent_audits_are_each_recorded_once(server: Server) -> None:
         assert sorted(a["trace_id"] for a in recorded) == sorted(f"light-{i}" for i in range(48))
         one = client.get(f"/v1/audits/{ids[0]}").json()
         assert one["state"] == "done" and one["report"]["claims"]
+        assert one == answers[ids[0]]  # the sync answer is what was recorded

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 from importlib import resources
 from typing import Any, Literal
 
@@ -14,6 +14,7 @@ from prometheus_client import generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from ragaudit._vocab import ROLES, RiskLevel, Role
+from ragaudit.models import Report
 from ragaudit.render.views import VIEW_NAMES, render_view
 from ragaudit.requests import check_request
 from ragaudit.service._callbacks import CallbackURLError, check_callback_url
@@ -77,8 +78,8 @@ async def submit_audit(
         await asyncio.to_thread(service.store.enqueue, audit_id, req, options, body.callback_url)
         response.status_code = 202
         return {"id": audit_id, "state": "queued", "links": {"self": f"/v1/audits/{audit_id}"}}
-    await service.run_audit(body, audit_id, "sync")
-    return await _audit_payload(service, audit_id, view)
+    done = await service.run_audit(body, audit_id, "sync")
+    return _done_payload(audit_id, done["created_at"], done["report"], done["request"].model_dump(mode="json"), view)
 
 
 @router.get("/v1/audits/{audit_id}", tags=["audits"])
@@ -217,20 +218,24 @@ def _summary(record: Any) -> dict[str, Any]:
     }
 
 
+def _done_payload(
+    audit_id: str, created_at: datetime, report: Report, request: dict[str, Any], view: str
+) -> dict[str, Any]:
+    return {
+        "id": audit_id,
+        "state": "done",
+        "created_at": created_at.isoformat(),
+        "decision": report.decision.model_dump(mode="json") if report.decision else None,
+        "request": request,
+        "report": render_view(report, view),
+    }
+
+
 async def _audit_payload(service: Service, audit_id: str, view: str) -> dict[str, Any]:
     record = await asyncio.to_thread(service.store.get_audit, audit_id)
     if record is not None:
-        from ragaudit.models import Report
-
         report = Report.model_validate(record.report)
-        return {
-            "id": audit_id,
-            "state": "done",
-            "created_at": record.created_at.isoformat(),
-            "decision": report.decision.model_dump(mode="json") if report.decision else None,
-            "request": record.row["request"],
-            "report": render_view(report, view),
-        }
+        return _done_payload(audit_id, record.created_at, report, record.row["request"], view)
     job = await asyncio.to_thread(service.store.job, audit_id)
     if job is None:
         raise HTTPException(404, f"no audit {audit_id}")

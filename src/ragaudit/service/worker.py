@@ -15,7 +15,7 @@ from ragaudit.service._observe import Metrics, event, log
 from ragaudit.service.bodies import AuditBody
 from ragaudit.service.pool import AuditPool
 from ragaudit.service.settings import ServiceSettings
-from ragaudit.service.store import Store
+from ragaudit.service.store import Store, now
 
 
 class Service:
@@ -34,11 +34,16 @@ class Service:
         self.tasks: list[asyncio.Task[None]] = []
 
     async def run_audit(self, body: AuditBody, audit_id: str, mode: str) -> dict[str, Any]:
-        """Audit and gate one request in the pool, then record it (in a thread: the database blocks)."""
+        """Audit and gate one request in the pool, then record it (in a thread: the database blocks).
+
+        Returns what was recorded (id, decision, created_at, report, request), so that a sync caller
+        answers from it instead of reading the record back.
+        """
         request = body.request()
         t0 = time.perf_counter()
         report = await self.pool.audit(request, body.risk_level, body.claim_types)
         latency = time.perf_counter() - t0
+        created_at = now()
         await asyncio.to_thread(
             self.store.record_audit,
             report,
@@ -47,6 +52,7 @@ class Service:
             trace_id=body.trace_id,
             answer_version=body.answer_version,
             latency_ms=latency * 1000,
+            created_at=created_at,
         )
         decision = report.decision.action if report.decision else "deliver"
         self.metrics.audits.labels(mode, decision).inc()
@@ -65,7 +71,7 @@ class Service:
         if self.settings.log_text:
             fields.update(answer=request.answer, sources=[s.model_dump() for s in request.sources])
         event("audit recorded", **fields)
-        return {"id": audit_id, "decision": decision}
+        return {"id": audit_id, "decision": decision, "created_at": created_at, "report": report, "request": request}
 
     async def worker(self) -> None:
         """Run queued async audits until cancelled; no exception of one job stops the loop."""

@@ -127,13 +127,14 @@ class Store:
         trace_id: str | None = None,
         answer_version: str | None = None,
         latency_ms: float = 0.0,
+        created_at: datetime | None = None,
     ) -> str:
         """Append one audit (its report, gate decision, and the request a reviewer needs) and return its id."""
         audit_id = audit_id or str(uuid.uuid4())
         decision = report.decision
         row = {
             "id": audit_id,
-            "created_at": now(),
+            "created_at": created_at or now(),
             "trace_id": trace_id,
             "answer_version": answer_version,
             "request_id": report.id,
