@@ -176,3 +176,52 @@ def test_batch_audits_every_good_line_between_hostile_ones(tmp_path: Path) -> No
     assert ids.count("good") == len(CRASHERS) + 2
     assert len(ids) == len(CRASHERS) + 2 + good
     assert "mixed.jsonl:" in proc.stderr  # each bad line is reported with its place
+
+
+# --- row 12: unchecked CLI parameters and files -----------------------------------------------
+LABELLED = [
+    {
+        "id": "a",
+        "answer": "The plant opened in 2010.",
+        "sources": [{"id": "1", "text": "The plant opened in 2012."}],
+        "label": "hallucinated",
+        "spans": [{"start": 0, "end": 25}],
+    },
+    {
+        "id": "b",
+        "answer": "The plant opened in 2012.",
+        "sources": [{"id": "1", "text": "The plant opened in 2012."}],
+        "label": "faithful",
+        "spans": [],
+    },
+]
+BAD_SPANS = [{"start": "x"}], [{"start": 0, "end": 10_000_000}], [{"start": 5, "end": 2}], "bad", [[0, 3]]
+
+
+def test_eval_skips_rows_with_malformed_or_huge_gold_spans(tmp_path: Path) -> None:
+    rows = LABELLED + [{**LABELLED[0], "id": f"bad{i}", "spans": spans} for i, spans in enumerate(BAD_SPANS)]
+    data = tmp_path / "gold.jsonl"
+    data.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    proc = run_cli("eval", str(data), "--bootstrap", "10", "--workers", "1", "--format", "json")
+    assert proc.returncode == 0, proc.stderr[-500:]
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.count("row skipped") == len(BAD_SPANS)
+    assert json.loads(proc.stdout)["overall"]["n"] == 2
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["eval", "{gold}", "--bootstrap", "0"],
+        ["gate", "{gold}", "--policy", "{policy}"],
+        ["log", "prune", "--older-than", "99999999999d", "--db", "sqlite:///{tmp}/a.db"],
+    ],
+)
+def test_bad_parameters_exit_2_without_a_traceback(args: list[str], tmp_path: Path) -> None:
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("\n".join(json.dumps(r) for r in LABELLED) + "\n")
+    policy = tmp_path / "policy.toml"
+    policy.write_bytes(b'name = "\xff"\n')
+    proc = run_cli(*(a.format(gold=gold, policy=policy, tmp=tmp_path) for a in args))
+    assert proc.returncode == 2, proc.stderr[-500:]
+    assert "Traceback" not in proc.stderr and proc.stderr.strip()

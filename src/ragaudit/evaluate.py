@@ -372,6 +372,23 @@ def parse_where(clauses: list[str]) -> Callable[[dict[str, Any]], bool]:
     return matches
 
 
+def _check_spans(spans: object, answer_chars: int) -> str | None:
+    """Why gold ``spans`` are unusable, or None: a list of ``{"start", "end"}`` inside the answer."""
+    if spans is None:
+        return None
+    if not isinstance(spans, list):
+        return f"gold 'spans' must be a list of {{start, end}} objects, not {type(spans).__name__}"
+    for i, span in enumerate(spans):
+        if not isinstance(span, dict) or not all(
+            isinstance(span.get(k), int) and not isinstance(span.get(k), bool) for k in ("start", "end")
+        ):
+            return f"gold span {i} must be an object with integer 'start' and 'end'"
+        # An end past the answer would cost memory per character (10^7 took 678 MB); it is an error.
+        if not 0 <= span["start"] <= span["end"] <= answer_chars:
+            return f"gold span {i} ({span['start']}, {span['end']}) is not inside the answer (0..{answer_chars})"
+    return None
+
+
 def load_examples(
     paths: list[Path], *, limit: int | None = None, where: list[str] | None = None
 ) -> tuple[list[Example], list[str]]:
@@ -390,6 +407,10 @@ def load_examples(
                 skipped.append(f"{path}:{item.line}: no gold 'label' (faithful or hallucinated); row skipped")
                 continue
             if not keep(raw):
+                continue
+            problem = _check_spans(raw.get("spans"), len(item.request.answer) if item.request else 0)
+            if problem:
+                skipped.append(f"{path}:{item.line}: {problem}; row skipped")
                 continue
             examples.append(Example(_dataset_name(path), item.line, raw))
             taken += 1

@@ -102,6 +102,8 @@ def load_policy(path: Path | str | None = None) -> Policy:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise ConfigError(f"{where}: cannot read the policy file: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{where}: not valid UTF-8 (byte {exc.start}); save the policy file as UTF-8") from None
     if suffix in (".yaml", ".yml"):
         data = _load_yaml(text, where)
     else:

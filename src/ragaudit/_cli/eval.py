@@ -38,7 +38,9 @@ def eval_command(
             envvar="RAGAUDIT_EVAL_CACHE",
         ),
     ] = None,
-    resamples: Annotated[int, typer.Option("--bootstrap", help="Bootstrap resamples for the 95% intervals.")] = 1000,
+    resamples: Annotated[
+        int, typer.Option("--bootstrap", min=1, max=100_000, help="Bootstrap resamples for the 95% intervals.")
+    ] = 1000,
     baseline: Annotated[
         Path | None, typer.Option("--baseline", help="A previous --json output to compare with.")
     ] = None,
