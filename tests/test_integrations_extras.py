@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from ragaudit.integrations import MissingExtraError
+from ragaudit import MissingExtraError
 
 CASES = [
     ("langchain", "langchain_core", "LangChain (langchain-core)"),
@@ -27,7 +27,8 @@ def test_missing_library_names_the_extra(monkeypatch: pytest.MonkeyPatch, extra:
     with pytest.raises(MissingExtraError) as info:
         importlib.import_module(module)
     assert str(info.value) == f"{module} needs {name}, which is not installed: pip install 'ragaudit[{extra}]'"
-    assert isinstance(info.value, ImportError) and info.value.__cause__ is None and info.value.__suppress_context__
+    assert isinstance(info.value, ImportError) and info.value.extra == extra
+    assert info.value.__cause__ is None and info.value.__suppress_context__  # no chained traceback
 
 
 def test_the_user_sees_one_line() -> None:
@@ -35,7 +36,7 @@ def test_the_user_sees_one_line() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert done.stderr.splitlines()[-1] == (
-        "ragaudit.integrations.MissingExtraError: ragaudit.integrations.otel needs OpenTelemetry, "
+        "ragaudit.errors.MissingExtraError: ragaudit.integrations.otel needs OpenTelemetry, "
         "which is not installed: pip install 'ragaudit[otel]'"
     )
     assert "During handling of the above exception" not in done.stderr  # no chained ImportError traceback

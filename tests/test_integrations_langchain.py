@@ -22,6 +22,8 @@ from ragaudit import Auditor, ConfigError, InputError, Report
 from ragaudit.gate import Policy
 from ragaudit.integrations.langchain import AnswerRejected, AuditEvaluator, AuditGate
 
+pytestmark = pytest.mark.integrations
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [
     Document(page_content="The Lakeside aluminium plant opened in 2012 after three years of construction."),

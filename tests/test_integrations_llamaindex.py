@@ -19,6 +19,8 @@ from llama_index.core.query_engine import RetrySourceQueryEngine
 from ragaudit import Auditor
 from ragaudit.integrations.llamaindex import RagauditEvaluator
 
+pytestmark = pytest.mark.integrations
+
 ROOT = Path(__file__).resolve().parent.parent
 CONTEXTS = [
     "The Lakeside aluminium plant opened in 2012 after three years of construction.",

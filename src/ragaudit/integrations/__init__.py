@@ -7,10 +7,6 @@
 - :mod:`ragaudit.integrations.otel`: ``record_report``, GenAI evaluation and guardrail events on the
   current span; ``pip install 'ragaudit[otel]'``.
 
-Importing a module whose library is missing raises :class:`MissingExtraError`, whose message is the
-one line to act on (the ``pip install`` command).
+Importing a module whose library is missing raises :class:`ragaudit.MissingExtraError`, whose
+message is the one line to act on (the ``pip install`` command).
 """
-
-from ragaudit.integrations._extras import MissingExtraError
-
-__all__ = ["MissingExtraError"]

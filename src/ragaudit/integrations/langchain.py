@@ -21,15 +21,14 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any, Literal
 
 from ragaudit._pipeline import Auditor
-from ragaudit.errors import ConfigError, InputError, RagAuditError
+from ragaudit.errors import ConfigError, InputError, MissingExtraError, RagAuditError
 from ragaudit.integrations._common import FAILING_ACTIONS, answer_text, check_fail_on, lookup, summary, to_sources
-from ragaudit.integrations._extras import missing_extra
 from ragaudit.models import AuditRequest, Report
 
 try:
     from langchain_core.runnables import Runnable, RunnableConfig
 except ImportError:
-    raise missing_extra(__name__, "LangChain (langchain-core)", "langchain") from None
+    raise MissingExtraError(__name__, "langchain", "LangChain (langchain-core)") from None
 
 __all__ = ["AnswerRejected", "AuditEvaluator", "AuditGate"]
 

@@ -23,16 +23,15 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from ragaudit._pipeline import Auditor
-from ragaudit.errors import RagAuditError
+from ragaudit.errors import MissingExtraError, RagAuditError
 from ragaudit.integrations._common import FAILING_ACTIONS, check_fail_on, feedback, summary
-from ragaudit.integrations._extras import missing_extra
 from ragaudit.models import AuditRequest, Report, Source
 
 try:
     from llama_index.core.evaluation import BaseEvaluator, EvaluationResult
     from llama_index.core.prompts.mixin import PromptDictType
 except ImportError:
-    raise missing_extra(__name__, "LlamaIndex (llama-index-core)", "llamaindex") from None
+    raise MissingExtraError(__name__, "llamaindex", "LlamaIndex (llama-index-core)") from None
 
 __all__ = ["AuditEvaluationResult", "RagauditEvaluator", "original_question"]
 

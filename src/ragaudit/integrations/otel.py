@@ -23,14 +23,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ragaudit.integrations._extras import missing_extra
+from ragaudit.errors import MissingExtraError
 from ragaudit.models import Report
 
 try:
     from opentelemetry import trace
     from opentelemetry.trace import Span
 except ImportError:
-    raise missing_extra(__name__, "OpenTelemetry", "otel") from None
+    raise MissingExtraError(__name__, "otel", "OpenTelemetry") from None
 
 __all__ = [
     "EVALUATION_EVENT",
