@@ -70,6 +70,7 @@ class Server:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"ragaudit serve exited with {self.proc.returncode}")
             time.sleep(0.2)
+        self.kill()  # no stray server (and no ResourceWarning for a running Popen)
         raise RuntimeError("ragaudit serve did not become ready in 30 s")
 
     def kill(self) -> None:

@@ -6,6 +6,9 @@ The SSRF targets are loopback listeners this test runs itself; they must never b
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -247,3 +250,23 @@ def test_key_rotation_revocation_unique_names_and_a_changed_admin_key(tmp_path: 
     with pytest.raises(RuntimeError, match="exited"):
         weak.start()
     assert "at least 16 characters" in (tmp_path / "weak.log").read_text()
+
+
+def test_review_page_has_a_strict_csp_and_cannot_be_framed(server: Server) -> None:
+    r = httpx.get(server.url + "/review")
+    csp = r.headers["content-security-policy"]
+    assert r.headers["x-frame-options"] == "DENY" and "frame-ancestors 'none'" in csp
+    assert "default-src 'none'" in csp and "unsafe-inline" not in csp
+    script = re.search(r"<script>(.*?)</script>", r.text, re.DOTALL)
+    assert script is not None
+    digest = base64.b64encode(hashlib.sha256(script[1].encode()).digest()).decode()
+    assert f"'sha256-{digest}'" in csp  # the page's own script is the only one allowed
+
+
+def test_api_docs_need_no_internet(server: Server) -> None:
+    page = httpx.get(server.url + "/docs")
+    assert page.status_code == 200
+    assets = re.findall(r"""(?:src|href)=["']([^"']+)["']""", page.text)
+    assert assets and not [a for a in assets if a.startswith(("http:", "https:", "//"))]
+    for asset in assets:
+        assert httpx.get(server.url + asset).status_code == 200, asset

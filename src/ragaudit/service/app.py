@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
+from fastapi_offline import FastAPIOffline
 
 from ragaudit.errors import RagAuditError
 from ragaudit.service._limits import BodyLimit
@@ -54,7 +55,9 @@ def create_app(settings: ServiceSettings | None = None, store: Store | None = No
             if store is None:
                 the_store.close()
 
-    app = FastAPI(
+    # The API docs' JavaScript and CSS are served by the app itself: no CDN, so a deployment without
+    # internet access still gets working /docs and /redoc pages.
+    app = FastAPIOffline(
         title="ragaudit",
         version="0.1.0",
         description="Audit RAG answers against their sources; gate them; review them.",

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+import functools
+import hashlib
+import re
 import uuid
 from datetime import datetime, timedelta
 from importlib import resources
@@ -197,10 +201,35 @@ async def list_keys(request: Request, _: tuple[str, Role] = Depends(require("adm
     return await asyncio.to_thread(request.app.state.service.store.list_keys)
 
 
+@functools.cache
+def _review_page() -> tuple[str, dict[str, str]]:
+    """The page and its security headers: only its own inline script and style may run (by hash)."""
+    html = resources.files("ragaudit.service").joinpath("review.html").read_text(encoding="utf-8")
+
+    def digest(tag: str) -> str:
+        found = re.search(rf"<{tag}>(.*?)</{tag}>", html, re.DOTALL)
+        assert found is not None, f"review.html has no <{tag}>"
+        return "'sha256-" + base64.b64encode(hashlib.sha256(found[1].encode()).digest()).decode() + "'"
+
+    headers = {
+        # Audited text is shown in this page; even if some of it slipped past escaping, no other
+        # script could run, nothing could be sent elsewhere, and no other site may frame the page.
+        "Content-Security-Policy": (
+            f"default-src 'none'; script-src {digest('script')}; style-src {digest('style')}; "
+            "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        ),
+        "X-Frame-Options": "DENY",
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+    }
+    return html, headers
+
+
 @router.get("/review", response_class=HTMLResponse, include_in_schema=False)
 async def review_page() -> HTMLResponse:
     """The reviewer's page (its data comes from the API with the reviewer's key)."""
-    return HTMLResponse(resources.files("ragaudit.service").joinpath("review.html").read_text(encoding="utf-8"))
+    html, headers = _review_page()
+    return HTMLResponse(html, headers=headers)
 
 
 def _summary(record: Any) -> dict[str, Any]:

@@ -1,0 +1,66 @@
+"""The review page with hostile text (issue 11, row 13), in headless Chromium against a real serve.
+
+Emoji (two UTF-16 units each) before claims must not shift the highlighted spans; the page runs
+under its strict Content-Security-Policy without a single violation; audited text never runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from chromium import CHROMIUM, launch
+from service_helpers import Server
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)"
+)
+REQUEST = {
+    "answer": "🎉🎉🎉 Summary:\nThe plant opened in 2010.\n👍🏽 It employs 1,200 people.\n<img src=x onerror=alert(1)> It is red.",
+    "sources": [
+        {"id": "1", "text": "😀 The plant opened in 2012. 🏭 Today the plant employs 1200 people."},
+        {"id": "<b>2</b>", "text": "<script>alert(1)</script> It is red."},
+    ],
+    "risk_level": "high",
+}
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[Server]:
+    srv = Server(f"sqlite:///{tmp_path / 'audits.db'}", log=tmp_path / "serve.log").start()
+    yield srv
+    srv.stop()
+
+
+def test_claims_and_evidence_are_cut_by_code_points_under_the_csp(server: Server) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with server.client() as admin:
+        reviewer_key = admin.post("/v1/keys", json={"name": "ana", "role": "reviewer"}).json()["key"]
+        audit = admin.post("/v1/audits", json=REQUEST).json()
+    claims = audit["report"]["claims"]
+    action = audit["decision"]["action"]
+    assert action != "deliver" and len(claims) >= 2  # it lands in a review queue
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page()
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("dialog", lambda dialog: errors.append("a dialog opened: " + dialog.message))
+        page.goto(server.url + "/review")
+        page.fill("#key", reviewer_key)
+        page.keyboard.press("Enter")
+        page.select_option("#f-decision", action)
+        page.locator(f'.item[data-id="{audit["id"]}"]').click()
+        expect(page.locator("#answer .claim")).to_have_count(len(claims))
+        shown = page.locator("#answer .claim").all_inner_texts()
+        # Each highlighted claim is exactly the claim's text (UTF-16 slicing cut them mid-emoji).
+        assert shown == [c["text"] for c in claims]
+        evidence = page.locator('.source[data-source="1"] mark.ev').all_inner_texts()
+        assert evidence and all(e in REQUEST["sources"][0]["text"] for e in evidence)  # type: ignore[index]
+        assert page.locator("#sources img, #sources script, #answer img").count() == 0
+        browser.close()
+    assert errors == []
