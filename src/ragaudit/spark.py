@@ -86,6 +86,7 @@ def session(master: str, app_name: str = "ragaudit") -> SparkSession:
         .appName(app_name)
         .config("spark.sql.execution.arrow.pyspark.enabled", "true")
         .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.ui.enabled", "false")
         .getOrCreate()
     )
 
