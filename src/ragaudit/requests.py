@@ -181,11 +181,20 @@ class BatchLine:
     """The decoded object (benchmark rows keep their labels here)."""
 
 
+def _lines(path: Path | str) -> Iterator[bytes]:
+    """The file's lines, read as they are needed (a batch may be larger than memory)."""
+    try:
+        with Path(path).open("rb") as handle:
+            for line in handle:
+                yield line.removesuffix(b"\n")
+    except OSError as exc:
+        raise InputError(f"cannot read the file: {exc.strerror}", location=str(path)) from None
+
+
 def read_batch(path: Path | str, data: bytes | None = None) -> Iterator[BatchLine]:
     """Yield every non-blank line of a JSONL file as a request or an error; never stop early."""
     where = str(path)
-    data = _read_bytes(path) if data is None else data
-    for number, raw_line in enumerate(data.split(b"\n"), start=1):
+    for number, raw_line in enumerate(_lines(path) if data is None else data.split(b"\n"), start=1):
         if not raw_line.strip():
             continue
         place = f"{where}:{number}"
