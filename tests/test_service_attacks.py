@@ -200,18 +200,23 @@ def rss_mb(pid: int) -> float:
 
 
 RSS_BOUND_MB = 600
+REQUESTS = 30
 """Documented in SECURITY.md: the service's memory after 100 requests of 1.4 MB (one audit process)."""
 
 
 @pytest.mark.slow
 def test_memory_stays_bounded_across_many_large_requests(tmp_path: Path) -> None:
-    """100 requests with 1.4 MB of distinct sources each (the cache cannot keep them all)."""
+    """Requests with 1.4 MB of distinct sources each: the cache holds two, so memory must plateau.
+
+    30 requests here (10 times what the cache holds) keep CI time reasonable; SECURITY.md gives the
+    figure measured over 100.
+    """
     env = {"RAGAUDIT_AUDIT_PROCESSES": "1"}  # the bound is per audit process; count them all below
     srv = Server(f"sqlite:///{tmp_path / 'audits.db'}", log=tmp_path / "serve.log", env=env).start()
     try:
         assert srv.proc is not None
         with srv.client() as c:
-            for i in range(100):
+            for i in range(REQUESTS):
                 sentence = f"Plant {i} opened in {1900 + i % 100} and employs {i * 7} people on site {i}. "
                 text = (sentence * (1_400_000 // len(sentence)))[:1_400_000]
                 body = {"answer": f"Plant {i} opened in 1990.", "sources": [{"id": "1", "text": text}]}
@@ -219,7 +224,7 @@ def test_memory_stays_bounded_across_many_large_requests(tmp_path: Path) -> None
                 if i % 10 == 9:
                     print(f"after {i + 1} requests: RSS {rss_mb(srv.proc.pid):.0f} MB", flush=True)
             peak = rss_mb(srv.proc.pid)
-        assert peak <= RSS_BOUND_MB, f"RSS {peak:.0f} MB after 100 requests of 1.4 MB"
+        assert peak <= RSS_BOUND_MB, f"RSS {peak:.0f} MB after {REQUESTS} requests of 1.4 MB"
     finally:
         srv.stop()
 
