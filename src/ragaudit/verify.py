@@ -1,0 +1,326 @@
+"""Pair-level verification: a claim against its best evidence windows, slot by slot.
+
+For each claim the candidate windows are the units the lexical alignment chose, the units
+closest in meaning (MiniLM embeddings), and each of those with its neighbour. Each window gets
+a similarity (cosine) and a lexical coverage; the best is the one *about* the claim. Then:
+
+1. **slots** (:mod:`ragaudit.slots`) compared with that window: a number, date, unit or time
+   that differs contradicts; one the sources never state is an unsupported detail;
+2. **cues** compared on the aligned predicate: negation flips, quantifier changes, certainty the
+   source withholds (``may`` → ``will``, "still under investigation" → a cause), causal links no
+   window makes, names the window gives to someone else;
+3. a **learned model** (logistic, over similarity, coverage, novelty and the detectors; trained by
+   ``benchmarks/train_verifier.py``) gives the probability that a claim with no detector firing is
+   still not supported. Its weights and every threshold ship in ``verifier_model.json``.
+
+Each result names the signal that decided it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from ragaudit._text import LIGHT_WORDS
+from ragaudit.align import Alignment, SourceIndex, Unit
+from ragaudit.embed import embed
+from ragaudit.slots import Mismatch, Slots, compare, extract, quantity_supported
+
+FEATURES: tuple[str, ...] = (
+    "bias_free_sim",
+    "sim_best",
+    "lex_best",
+    "lex_union",
+    "lex_global",
+    "novel_stems",
+    "novel_numbers",
+    "novel_names",
+    "log_length",
+    "structured",
+    "answer_novelty",
+    "hedge_gap",
+    "causal_gap",
+    "sim_x_lex",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """A stretch of one source (one unit or two adjacent ones) compared with a claim."""
+
+    source_id: str
+    start: int
+    end: int
+    text: str
+    units: tuple[Unit, ...]
+    similarity: float
+    """Cosine of the claim's and the window's embeddings."""
+    coverage: float
+    """Rarity-weighted share of the claim's terms the window holds."""
+
+    @property
+    def score(self) -> float:
+        """How much the window is about the claim."""
+        return 0.5 * self.similarity + 0.5 * self.coverage
+
+
+@dataclass(slots=True)
+class PairResult:
+    """The verifier's reading of one claim."""
+
+    status: str
+    probability: float
+    """Probability that the claim is not supported."""
+    signal: str
+    """What decided: a detector (``number``, ``negation`` …), ``model``, or ``nothing checkable``."""
+    detail: str
+    windows: list[Window] = field(default_factory=list)
+    """Best first."""
+    mismatches: list[Mismatch] = field(default_factory=list)
+    features: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class VerifierModel:
+    """Logistic weights over :data:`FEATURES`, the thresholds, and the artifact's identity."""
+
+    coef: tuple[float, ...]
+    intercept: float
+    threshold: float
+    partial_threshold: float
+    about_similarity: float
+    """A window at least this close in meaning (or covering ``about_coverage``) is about the claim."""
+    about_coverage: float
+    digest: str
+
+    def probability(self, features: dict[str, float]) -> float:
+        """Probability that the claim is not supported."""
+        z = self.intercept + sum(c * features[name] for c, name in zip(self.coef, FEATURES, strict=True))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+@cache
+def load_model() -> VerifierModel:
+    """The shipped weights and thresholds (``judges/verifier_model.json``)."""
+    raw = resources.files("ragaudit.judges").joinpath("verifier_model.json").read_bytes()
+    data: dict[str, Any] = json.loads(raw)
+    if tuple(data["features"]) != FEATURES:
+        raise RuntimeError("verifier_model.json does not match FEATURES; rerun benchmarks/train_verifier.py")
+    t = data["thresholds"]
+    return VerifierModel(
+        coef=tuple(float(c) for c in data["coef"]),
+        intercept=float(data["intercept"]),
+        threshold=float(t["unsupported"]),
+        partial_threshold=float(t["partial"]),
+        about_similarity=float(t["about_similarity"]),
+        about_coverage=float(t["about_coverage"]),
+        digest=hashlib.sha256(raw).hexdigest()[:12],
+    )
+
+
+def unit_vectors(index: SourceIndex) -> np.ndarray:
+    """Embeddings of every unit of ``index`` (computed once per index)."""
+    vectors = index.__dict__.get("_unit_vectors")
+    if vectors is None:
+        vectors = embed([u.text or " " for u in index.units])
+        index.__dict__["_unit_vectors"] = vectors
+    return vectors
+
+
+def _coverage(keys: frozenset[str] | set[str], alignment: Alignment) -> float:
+    total = sum(alignment.weights.values()) or 1.0
+    return sum(w for k, w in alignment.weights.items() if k in keys) / total
+
+
+def candidate_windows(alignment: Alignment, index: SourceIndex, claim_vector: np.ndarray, k: int = 4) -> list[Window]:
+    """Windows about the claim, best first: lexical and semantic neighbours and their pairs."""
+    if not index.units:
+        return []
+    vectors = unit_vectors(index)
+    sims = vectors @ claim_vector
+    chosen: list[int] = [index.units.index(u) for u in alignment.best if u in index.units]
+    for i in np.argsort(-sims)[:k]:
+        if int(i) not in chosen:
+            chosen.append(int(i))
+    windows: list[Window] = []
+    seen: set[tuple[int, int]] = set()
+    for i in chosen:
+        spans = [(i, i)]
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(index.units) and index.units[j].source_id == index.units[i].source_id:
+                spans.append((min(i, j), max(i, j)))
+        for a, b in spans:
+            if (a, b) in seen:
+                continue
+            seen.add((a, b))
+            units = tuple(index.units[a : b + 1])
+            keys: set[str] = set().union(*(u.keys for u in units))
+            vector = vectors[a : b + 1].sum(axis=0)
+            similarity = float(vector @ claim_vector / max(float(np.linalg.norm(vector)), 1e-9))
+            source = index.by_id[units[0].source_id].text
+            start, end = units[0].start, units[-1].end
+            windows.append(
+                Window(units[0].source_id, start, end, source[start:end], units, similarity, _coverage(keys, alignment))
+            )
+    # A pair must earn its place: it wins only when it covers clearly more than its better half.
+    windows.sort(key=lambda w: (-(w.score - 0.04 * (len(w.units) - 1)), w.start))
+    return windows
+
+
+def _names_in(text: str, names: dict[str, str]) -> set[str]:
+    lowered = text.lower()
+    return {n for n in names if n in lowered}
+
+
+class Verifier:
+    """Verifies each claim of one request against its windows."""
+
+    def __init__(self, model: VerifierModel | None = None) -> None:
+        self.model = model or load_model()
+
+    def verify(
+        self, alignments: Sequence[Alignment], index: SourceIndex, novelty: float, question: str | None = None
+    ) -> list[PairResult]:
+        """One :class:`PairResult` per alignment, in order (figures the question states count as given)."""
+        if not alignments:
+            return []
+        claim_vectors = embed([a.claim.text for a in alignments])
+        all_text = "\n".join(s.text for s in index.sources)
+        pool = [q for s in index.sources for q in extract(s.text).quantities]
+        if question:
+            pool += extract(question).quantities
+        return [
+            self._one(a, index, claim_vectors[i], pool, all_text, novelty) for i, a in enumerate(alignments)
+        ]
+
+    def _one(
+        self,
+        alignment: Alignment,
+        index: SourceIndex,
+        vector: np.ndarray,
+        pool: list[Any],
+        all_text: str,
+        novelty: float,
+    ) -> PairResult:
+        model = self.model
+        claim = extract(alignment.claim.text)
+        windows = candidate_windows(alignment, index, vector)
+        if not windows or not alignment.keys:
+            return PairResult("unsupported" if alignment.keys else "supported", 0.9 if alignment.keys else 0.1,
+                              "nothing checkable" if not alignment.keys else "no evidence",
+                              "No source text is close to this claim." if alignment.keys else "Nothing checkable.",
+                              windows)
+        best = windows[0]
+        about = [w for w in windows[:4] if w.similarity >= model.about_similarity or w.coverage >= model.about_coverage]
+        feats = self._features(alignment, index, claim, windows, about, pool, all_text, novelty)
+        p = model.probability(feats)
+        for window in about[:2]:
+            found = self._mismatches(claim, alignment, window, pool, all_text)
+            if found:
+                return PairResult("contradicted", max(p, 0.8), found[0].kind, found[0].detail, [window, *windows],
+                                  found, feats)
+        near = [q for w in about[:3] for q in extract(w.text).quantities]
+        near_times = {t for w in about[:3] for t in extract(w.text).times}
+        novel_q = [
+            q
+            for q in claim.quantities
+            if not quantity_supported(q, near, times=near_times) and not quantity_supported(q, pool, allow_derived=False)
+        ]
+        novel_names = [
+            n for n, written in claim.names.items() if n not in all_text.lower() and not written.rstrip('s').isupper()
+        ]
+        if about and (novel_q or novel_names):
+            what = novel_q[0].text if novel_q else claim.names[novel_names[0]]
+            status = "partially_supported" if best.coverage >= 0.5 or best.similarity >= 0.6 else "unsupported"
+            return PairResult(status, max(p, 0.7), "added detail", f"no source states '{what}'", windows, [], feats)
+        if claim.causal and not claim.hedged and about and not any(extract(w.text).causal for w in about[:3]):
+            return PairResult("unsupported", max(p, 0.7), "causal", "no source states this causal link", windows,
+                              [], feats)
+        if p >= model.threshold:
+            status = "partially_supported" if best.coverage >= 0.5 and p < model.partial_threshold else "unsupported"
+            return PairResult(status, p, "model", "", windows, [], feats)
+        return PairResult("supported", p, "model", "", windows, [], feats)
+
+    def _features(
+        self,
+        alignment: Alignment,
+        index: SourceIndex,
+        claim: Slots,
+        windows: list[Window],
+        about: list[Window],
+        pool: list[Any],
+        all_text: str,
+        novelty: float,
+    ) -> dict[str, float]:
+        best = windows[0]
+        content = [k for k in alignment.keys if k not in LIGHT_WORDS]
+        novel = [k for k in content if k not in index.vocabulary]
+        window_slots = [extract(w.text) for w in about[:3]]
+        hedge_gap = float(any(s.hedged or s.unknown for s in window_slots) and not (claim.hedged or claim.unknown))
+        causal_gap = float(claim.causal and not any(s.causal for s in window_slots))
+        sim = max(w.similarity for w in windows)
+        lex = max(w.coverage for w in windows)
+        return {
+            "bias_free_sim": 1.0 - sim,
+            "sim_best": best.similarity,
+            "lex_best": lex,
+            "lex_union": alignment.union_coverage,
+            "lex_global": alignment.global_coverage,
+            "novel_stems": len(novel) / max(1, len(content)),
+            "novel_numbers": float(sum(1 for q in claim.quantities if not quantity_supported(q, pool))),
+            "novel_names": float(sum(1 for n in claim.names if n not in all_text.lower())),
+            "log_length": math.log1p(len(alignment.keys)),
+            "structured": float(bool(alignment.best) and alignment.best[0].leaf),
+            "answer_novelty": novelty,
+            "hedge_gap": hedge_gap,
+            "causal_gap": causal_gap,
+            "sim_x_lex": sim * lex,
+        }
+
+    def _mismatches(
+        self, claim: Slots, alignment: Alignment, window: Window, pool: list[Any], all_text: str
+    ) -> list[Mismatch]:
+        theirs = extract(window.text)
+        found = compare(claim, theirs, pool)
+        shared = claim.stems & theirs.stems
+        if claim.negated != theirs.negated and window.similarity >= self.model.about_similarity:
+            head = theirs.negated_head if theirs.negated else claim.negated_head
+            denied = {head} & (claim.stems if theirs.negated else theirs.stems)
+            if denied and len(shared) >= 3:
+                side = "negates" if theirs.negated else "states"
+                found.append(Mismatch("negation", f"the source {side} '{', '.join(sorted(denied)[:3])}'"))
+        strong = {"all", "most", "none"}
+        if claim.quantifiers & strong and theirs.quantifiers and not claim.quantifiers & theirs.quantifiers:
+            if theirs.quantifiers - {"all"} or "none" in claim.quantifiers:
+                found.append(
+                    Mismatch(
+                        "quantifier",
+                        f"'{'/'.join(sorted(claim.quantifiers))}' where the source says "
+                        f"'{'/'.join(sorted(theirs.quantifiers))}'",
+                    )
+                )
+        if (
+            (theirs.hedged and claim.certain and not claim.hedged)
+            or (theirs.unknown and claim.causal and not (claim.hedged or claim.unknown))
+        ):
+            found.append(Mismatch("modality", "a certain statement where the source only hedges or leaves it open"))
+        names_here = _names_in(window.text, claim.names)
+        missing = [n for n in claim.names if n not in names_here and not claim.names[n].rstrip('s').isupper()]
+        others = {
+            n
+            for n, written in theirs.names.items()
+            if n not in claim.names and not written.rstrip('s').isupper() and not any(n in c or c in n for c in claim.names)
+        }
+        if missing and others and window.coverage >= 0.6 and window.similarity >= 0.65 and len(shared) >= 3:
+            found.append(
+                Mismatch("name", f"'{claim.names[missing[0]]}' where the source names '{theirs.names[sorted(others)[0]]}'")
+            )
+        return found
