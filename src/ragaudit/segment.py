@@ -125,20 +125,48 @@ _NON_CLAIM_RE = re.compile(
     )""",
     re.IGNORECASE | re.VERBOSE,
 )
+_DOC_WORDS = (
+    r"(?:passages?|sources?|documents?|docs|context|provided\ (?:text|information)|information(?:\ provided)?|"
+    r"articles?|data|pages?|documentation|materials|figures|notes|readme|results|neither|none\ of\ them)"
+)
+_WORLD_WORDS = (
+    r"(?:records?|polic(?:y|ies)|handbooks?|websites?|guides?|guidance|reports?|letters?|schedules?|calendars?|"
+    r"timetables?|statements?|notices?|updates?|announcements?|tables?|either|both|they|it|these|this)"
+)
 _ABSTENTION_RE = re.compile(
-    r"""(?:
-        \b(?:passages?|sources?|documents?|context|provided\ (?:text|information)|information\ provided|
-           articles?|records?|data)\b[^.]{0,60}?
-           \b(?:do(?:es)?\ not|don't|doesn't|did\ not|fail\ to|never)\s+
-           (?:say|state|mention|specify|provide|include|contain|address|cover|discuss|indicate|give|offer|describe|tell|answer)
-      | \b(?:no|not\ enough|insufficient)\ (?:specific\ )?(?:information|details?|data|mention|evidence)\b
-           [^.]{0,40}?\b(?:passages?|sources?|documents?|context|provided|available|given)
-      | \b(?:i\ (?:could|can)\ ?not|i\ (?:was|am)\ unable\ to|unable\ to|i\ don't\ know|cannot\ be\ determined|
-           (?:is|are)\ not\ (?:mentioned|specified|provided|stated|addressed|included|available))
-      | \bnot\ possible\ to\ (?:determine|answer|say)
+    rf"""(?:
+        \b{_DOC_WORDS}\b[^.]{{0,60}}?
+           \b(?:do(?:es)?\ not|don't|doesn't|did\ not|didn't|fail\ to|never)\s+
+           (?:say|state|mention|specify|provide|include|contain|address|cover|discuss|indicate|give|offer|describe|
+              tell|answer|list|show|set\ out|spell\ out|explain|confirm|publish|quote|break|put|report|name)
+      | \b{_WORLD_WORDS}\b[^.]{{0,60}}?
+           \b(?:do(?:es)?\ not|don't|doesn't|did\ not|didn't|never)\s+
+           (?:say|state|mention|specify|tell|indicate|set\ out|spell\ out|explain|describe|address|answer|
+              confirm|quote|publish)
+      | \b(?:no|not\ enough|insufficient)\ (?:specific\ )?(?:information|details?|data|mention|evidence|figures?|
+           numbers?|dates?|fares?|prices?|word|breakdown|statistics)\b
+           [^.]{{0,40}}?\b(?:passages?|sources?|documents?|context|provided|available|given|stated|published|
+           listed|mentioned|reported)
+      | \b(?:i\ (?:could|can)\ ?not|i\ can't|i\ (?:was|am)\ unable\ to|unable\ to|i\ don't\ know|
+           cannot\ be\ (?:determined|worked\ out|calculated|confirmed|answered)|
+           can't\ be\ (?:determined|worked\ out|calculated|confirmed|answered)|
+           (?:is|are|was|were|isn't|aren't|wasn't|weren't)\ not\ (?:mentioned|specified|provided|stated|addressed|included|available|given|listed|published|known)|
+           (?:isn't|aren't|wasn't|weren't)\ (?:mentioned|specified|provided|stated|addressed|included|given|listed|published|said|known))
+      | \bnot\ possible\ to\ (?:determine|answer|say|tell|work\ out)
+      | \bneither\ (?:source|document|passage|page)\b
+      | \bnone\ of\ the\ (?:sources|documents|passages|pages)\b
     )""",
     re.IGNORECASE | re.VERBOSE,
 )
+_CONFLICT_NOTE_RE = re.compile(
+    r"""\b(?:sources?|documents?|pages?|documentation|passages?|two|both|they|these|figures|accounts|reports?|
+           readme|reference|calendar|letter|handbook|policy|notice)\b[^.]{0,50}?
+        \b(?:disagree|differ|conflict|contradict|inconsistent|(?:isn't|aren't|not)\ consistent|don't\ match|
+           doesn't\ match|give\ different|say\ different|state\ different|different\ (?:figures|answers|dates|
+           numbers|values|penalties|amounts|limits|deadlines|times))""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_ANSWER_PARTICLE_RE = re.compile(r"(?:yes|no|yep|nope|correct|true|false)\b[^\d]{0,30}", re.IGNORECASE)
 _CLAUSE_SPLIT_RE = re.compile(
     r"(?:;\s++|,\s++(?:and|but|while|whereas|although|though|yet|so|which|who)\s++"
     r"|(?<!\s)\s++(?:and|but)\s++(?=(?:it|they|he|she|we|this|that|these|those|its|their|the)\s)"
@@ -188,6 +216,8 @@ class Segmentation:
     claims: list[Claim] = field(default_factory=list)
     abstentions: list[tuple[int, int]] = field(default_factory=list)
     """Offsets of sentences that acknowledge the sources do not cover something."""
+    conflict_notes: list[tuple[int, int]] = field(default_factory=list)
+    """Offsets of sentences that say the sources disagree ("the two documents give different limits")."""
     markers: list[CitationMarker] = field(default_factory=list)
 
 
@@ -347,6 +377,11 @@ def segment(answer: str) -> Segmentation:
         if _ABSTENTION_RE.search(sentence):
             result.abstentions.append((start, end))
             continue
+        if _CONFLICT_NOTE_RE.search(sentence) and len(sentence) < 200:
+            result.conflict_notes.append((start, end))
+            continue
+        if _ANSWER_PARTICLE_RE.fullmatch(sentence.strip()):
+            continue  # "Yes, in most cases.": the claims follow in the next sentences
         meta = _META_PREFIX_RE.match(sentence)
         if meta:
             start += meta.end()
