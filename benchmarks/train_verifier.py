@@ -59,7 +59,10 @@ def rows_of(path: Path, kind: str) -> list[dict[str, Any]]:
         if cached["key"] == key:
             return list(cached["responses"])
     responses = []
-    for line in path.read_text().splitlines():
+    lines = path.read_text().splitlines()
+    for number, line in enumerate(lines):
+        if number % 200 == 0:
+            print(f"{kind}: {number}/{len(lines)}", flush=True)
         row = json.loads(line)
         if kind == "ragtruth":
             if row["meta"].get("hash_half") != "dev":

@@ -26,7 +26,11 @@ MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6
 DIMENSIONS = 384
 MAX_TOKENS = 128
 """Longer texts are embedded as overlapping token windows and averaged, never silently cut."""
+MAX_PIECES = 8
+"""Windows per text at most; a longer text (over ~600 words: no claim or sentence) is read at
+evenly spaced windows, first and last included."""
 _CACHE_SIZE = 20_000
+_MAX_CHARS = 50_000
 _BATCH = 32
 
 Vectors = npt.NDArray[np.float32]
@@ -57,13 +61,16 @@ class _Encoder:
 
     def _pieces(self, text: str) -> list[list[int]]:
         """Token ids of ``text`` in windows of at most :data:`MAX_TOKENS` (with [CLS]/[SEP])."""
-        ids = self.tokenizer.encode(text[:20_000]).ids
+        ids = self.tokenizer.encode(text[:_MAX_CHARS]).ids
         body = ids[1:-1]
         size = MAX_TOKENS - 2
         if len(body) <= size:
             return [ids]
         step = size // 2
-        starts = range(0, max(1, len(body) - size + step), step)
+        starts = list(range(0, max(1, len(body) - size + step), step))
+        if len(starts) > MAX_PIECES:
+            last = len(starts) - 1
+            starts = [starts[round(k * last / (MAX_PIECES - 1))] for k in range(MAX_PIECES)]
         return [[ids[0], *body[s : s + size], ids[-1]] for s in starts]
 
     def _run(self, batch: list[list[int]]) -> Vectors:

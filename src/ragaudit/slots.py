@@ -309,11 +309,15 @@ def _word_number(word: str) -> float | None:
     return None
 
 
+_MAX_CHARS = 20_000
+"""Characters of one text read for slots (units and claims are sentences; the rest is bounded work)."""
+
+
 @lru_cache(maxsize=20_000)
 def extract(text: str) -> Slots:
     """The slots of ``text`` (cached: sources are read once per batch)."""
     slots = Slots()
-    tokens = [(m.lastgroup or "", m.group(), m.start(), m.end()) for m in _TOKEN_RE.finditer(text[:20_000])]
+    tokens = [(m.lastgroup or "", m.group(), m.start(), m.end()) for m in _TOKEN_RE.finditer(text[:_MAX_CHARS])]
     lowered = text.lower()
     words = [t[1].lower() for t in tokens if t[0] == "word"]
     slots.stems = {stem(w) for w in words if w not in STOPWORDS and w not in LIGHT_WORDS}
@@ -398,7 +402,8 @@ def _unit_at(tokens: list[tuple[str, str, int, int]], j: int) -> tuple[str | Non
         if two in _UNITS:
             return two, 2
     if first == "°" and j + 1 < len(tokens):
-        return f"°{tokens[j + 1][1].lower()}", 2
+        degree = f"°{tokens[j + 1][1][:1].lower()}"
+        return (degree, 2) if degree in _UNITS else (None, 0)
     if first in _UNITS:
         return first, 1
     return None, 0
@@ -533,6 +538,8 @@ def _read_date(tokens: list[tuple[str, str, int, int]], i: int, slots: Slots) ->
 
 
 # --- comparison ---------------------------------------------------------------------------
+MAX_SLOTS = 64
+"""Slots of one claim compared at most (a claim is a clause; more is an attack, not prose)."""
 @dataclass(frozen=True, slots=True)
 class Mismatch:
     """One slot on which a claim and its evidence disagree."""
@@ -556,10 +563,14 @@ def _close(a: float, b: float, approx: bool) -> bool:
     return False
 
 
-def derived(values: list[float], limit: int = 12) -> set[float]:
-    """Figures that follow from two stated ones by one step of arithmetic."""
+def derived(values: list[float], limit: int = 12) -> frozenset[float]:
+    """Figures that follow from two stated ones by one step of arithmetic (of the first ``limit``)."""
+    return _derived(tuple(values[:limit]))
+
+
+@lru_cache(maxsize=4096)
+def _derived(vals: tuple[float, ...]) -> frozenset[float]:
     out: set[float] = set()
-    vals = values[:limit]
     for a, b in combinations(vals, 2):
         out.update({a + b, abs(a - b), a * b})
         if b:
@@ -570,7 +581,7 @@ def derived(values: list[float], limit: int = 12) -> set[float]:
         out.update({a * 100, a / 100, (a - 1) * 100, a * 2, a / 2})
         if 0 < a < 3:
             out.add(round((a - 1) * 100, 6))
-    return out
+    return frozenset(out)
 
 
 def quantity_supported(
@@ -599,7 +610,7 @@ def compare(claim: Slots, window: Slots, sources_pool: list[Quantity]) -> list[M
     not called a mismatch here (synthesis checks look at where it came from).
     """
     found: list[Mismatch] = []
-    for q in claim.quantities:
+    for q in claim.quantities[:MAX_SLOTS]:
         if quantity_supported(q, window.quantities, times=window.times) or quantity_supported(
             q, sources_pool, allow_derived=False
         ):
@@ -614,7 +625,7 @@ def compare(claim: Slots, window: Slots, sources_pool: list[Quantity]) -> list[M
         if same_dim or (q.dimension is None and window.quantities):
             theirs = (same_dim or window.quantities)[0]
             found.append(Mismatch("number", f"{_fmt(q)} where the source has {_fmt(theirs)}"))
-    for d in claim.dates:
+    for d in claim.dates[:MAX_SLOTS]:
         if any(_date_eq(d, w) for w in window.dates):
             continue
         rivals = [w for w in window.dates if (w.day == d.day and w.day is not None) or w.month == d.month]

