@@ -550,17 +550,20 @@ class Mismatch:
 
 
 def _close(a: float, b: float, approx: bool) -> bool:
-    if a == b:
+    """Whether stated ``a`` says ``b``: equal, within 10% when hedged ("about"), or ``b`` rounded as
+    ``a`` is written ("58%" for 58.3%, "2.4 million" for 2,430,000; never a year for another)."""
+    if abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1.0):
         return True
-    tolerance = 0.1 if approx else 0.005
-    if abs(a - b) <= tolerance * max(abs(a), abs(b)):
+    if approx:
+        return abs(a - b) <= 0.1 * max(abs(a), abs(b))
+    if not a.is_integer():
+        decimals = len(repr(a).split(".")[1].rstrip("0")) if "." in repr(a) else 0
+        return decimals < 6 and round(b, decimals) == a
+    if round(b) == a and not b.is_integer():
         return True
-    # Rounded as written: "58%" for 58.3%, "2.4 million" for 2,430,000.
-    if not approx:
-        for digits in range(0, 3):
-            if round(b, digits) == a or round(b / 1e6, digits) * 1e6 == a or round(b / 1e3, digits) * 1e3 == a:
-                return True
-    return False
+    zeros = len(str(int(abs(a)))) - len(str(int(abs(a))).rstrip("0")) if a else 0
+    year_like = 1500 <= abs(a) <= 2100
+    return zeros >= 2 and not year_like and round(b, -zeros) == a
 
 
 def derived(values: list[float], limit: int = 12) -> frozenset[float]:
