@@ -137,6 +137,8 @@ def main() -> None:
             "partial": round(min(0.99, threshold + 0.15), 3),
             "about_similarity": previous.get("about_similarity", 0.55),
             "about_coverage": previous.get("about_coverage", 0.6),
+            "contradiction_similarity": previous.get("contradiction_similarity", 0.75),
+            "contradiction_coverage": previous.get("contradiction_coverage", 0.4),
         },
         "model_card": {
             "fitted_on": f"RAGTruth {RAGTRUTH.name}, meta.hash_half == 'dev' only, first {len(dev)} answers: "

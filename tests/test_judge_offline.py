@@ -42,7 +42,7 @@ def test_supported_including_paraphrase_and_number_formats(answer: str) -> None:
         ("The museum is open on Mondays.", "negation"),
         ("Aspirin does not reduce the risk of stroke.", "negation"),
         ("Some patients received the drug for 6 weeks.", "quantifier"),
-        ("Aspirin will reduce the risk of stroke.", "certainty"),
+        ("Aspirin will reduce the risk of stroke.", "modality"),
         ("The company's revenue decreased by 5% to $2.3 million.", "antonym"),
     ],
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations
 
@@ -242,9 +242,9 @@ _QUANTIFIER_CLASS = {
     "none": "none",
 }
 _HEDGES = frozenset(
-    "may might could can possibly possible perhaps likely unlikely probably suggest suggests suggested appear appears "
-    "seem seems potential potentially uncertain unclear unconfirmed preliminary provisional estimated associated "
-    "association linked risk".split()
+    "may might could possibly possible perhaps likely unlikely probably suggest suggests suggested appear appears "
+    "seem seems potential potentially uncertain unclear unconfirmed preliminary provisional associated "
+    "association".split()
 )
 _CERTAIN = frozenset("will must always definitely certainly proven proves guaranteed confirmed confirms".split())
 _CAUSAL = frozenset(
@@ -328,6 +328,7 @@ def extract(text: str) -> Slots:
     _read_polarity(tokens, slots)
     _read_names(text, tokens, slots)
     _read_numbers(tokens, slots)
+    slots.quantities = [replace(q, text=text[q.start : q.end]) for q in slots.quantities]
     return slots
 
 
@@ -618,16 +619,17 @@ def compare(claim: Slots, window: Slots, sources_pool: list[Quantity]) -> list[M
             q, sources_pool, allow_derived=False
         ):
             continue
-        same_dim = [p for p in window.quantities if p.dimension == q.dimension]
-        if q.dimension and not same_dim:
-            # The same number in another unit: "51.2 mph" where the source has "51.2 km/h".
-            other = [p for p in window.quantities if p.raw == q.raw and p.dimension and p.dimension != q.dimension]
-            if other:
-                found.append(Mismatch("unit", f"'{q.text}' in another unit than the source's '{other[0].text}'"))
-                continue
-        if same_dim or (q.dimension is None and window.quantities):
-            theirs = (same_dim or window.quantities)[0]
-            found.append(Mismatch("number", f"{_fmt(q)} where the source has {_fmt(theirs)}"))
+        year = _year_like(q)
+        same_dim = [p for p in window.quantities if p.dimension == q.dimension and _year_like(p) == year]
+        # The same number in another unit: "51.2 mph" where the source has "51.2 km/h".
+        other = [p for p in window.quantities if p.raw == q.raw and p.dimension and p.dimension != q.dimension]
+        other += [p for p in same_dim if p.raw == q.raw and p.text != q.text]
+        if q.dimension and other:
+            found.append(Mismatch("unit", f"'{_fmt(q)}' in another unit than the source's '{_fmt(other[0])}'"))
+            continue
+        if same_dim:
+            kind = "date" if year else "number"
+            found.append(Mismatch(kind, f"{_fmt(q)} where the source has {_fmt(same_dim[0])}"))
     for d in claim.dates[:MAX_SLOTS]:
         if any(_date_eq(d, w) for w in window.dates):
             continue
@@ -637,6 +639,10 @@ def compare(claim: Slots, window: Slots, sources_pool: list[Quantity]) -> list[M
     if claim.times and window.times and not claim.times & window.times:
         found.append(Mismatch("time", "a different time of day than the source"))
     return found
+
+
+def _year_like(q: Quantity) -> bool:
+    return q.dimension is None and q.raw.is_integer() and 1500 <= q.raw <= 2100
 
 
 def _date_eq(a: Date, b: Date) -> bool:

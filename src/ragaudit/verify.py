@@ -99,6 +99,9 @@ class VerifierModel:
     about_similarity: float
     """A window at least this close in meaning (or covering ``about_coverage``) is about the claim."""
     about_coverage: float
+    contradiction_similarity: float
+    """A differing slot contradicts only in a window this close in meaning, or covering ``contradiction_coverage``."""
+    contradiction_coverage: float
     digest: str
 
     def probability(self, features: dict[str, float]) -> float:
@@ -122,6 +125,8 @@ def load_model() -> VerifierModel:
         partial_threshold=float(t["partial"]),
         about_similarity=float(t["about_similarity"]),
         about_coverage=float(t["about_coverage"]),
+        contradiction_similarity=float(t["contradiction_similarity"]),
+        contradiction_coverage=float(t["contradiction_coverage"]),
         digest=hashlib.sha256(raw).hexdigest()[:12],
     )
 
@@ -194,6 +199,25 @@ def candidate_windows(alignment: Alignment, index: SourceIndex, claim_vector: np
     return windows
 
 
+def _novel_name(name: str, written: str, all_text: str, index: SourceIndex) -> bool:
+    """A name no source gives, not even as the initials of one ("EPC" for Energy Performance Certificate)."""
+    if name in all_text.lower():
+        return False
+    acronym = written.rstrip("s")
+    if acronym.isupper() and len(acronym) >= 2:
+        initials = index.__dict__.get("_initials")
+        if initials is None:
+            initials = {
+                "".join(w[0] for w in n.split()).upper()
+                for s in index.sources
+                for n in extract(s.text).names.values()
+                if " " in n
+            }
+            index.__dict__["_initials"] = initials
+        return acronym not in initials
+    return True
+
+
 def _names_in(text: str, names: dict[str, str]) -> set[str]:
     lowered = text.lower()
     return {n for n in names if n in lowered}
@@ -252,6 +276,8 @@ class Verifier:
         feats = self._features(alignment, index, claim, windows, about, pool, all_text, novelty)
         p = model.probability(feats)
         for window in about[:2]:
+            if window.coverage < model.contradiction_coverage and window.similarity < model.contradiction_similarity:
+                continue  # related, but not about the same event: a differing figure is no contradiction
             found = self._mismatches(claim, alignment, window, pool, all_text)
             if found:
                 return PairResult("contradicted", max(p, 0.8), found[0].kind, found[0].detail, [window, *windows],
@@ -263,11 +289,9 @@ class Verifier:
             for q in claim.quantities[:MAX_SLOTS]
             if not quantity_supported(q, near, times=near_times) and not quantity_supported(q, pool, allow_derived=False)
         ]
-        novel_names = [
-            n for n, written in claim.names.items() if n not in all_text.lower() and not written.rstrip('s').isupper()
-        ]
+        novel_names = [n for n, written in claim.names.items() if _novel_name(n, written, all_text, index)]
         if about and (novel_q or novel_names):
-            what = novel_q[0].text if novel_q else claim.names[novel_names[0]]
+            what = "', '".join([q.text for q in novel_q[:2]] + [claim.names[n] for n in novel_names[:2]])
             status = "partially_supported" if best.coverage >= 0.5 or best.similarity >= 0.6 else "unsupported"
             return PairResult(status, max(p, 0.7), "added detail", f"no source states '{what}'", windows, [], feats)
         if claim.causal and not claim.hedged and about and not any(extract(w.text).causal for w in about[:3]):
@@ -305,7 +329,7 @@ class Verifier:
             "lex_global": alignment.global_coverage,
             "novel_stems": len(novel) / max(1, len(content)),
             "novel_numbers": float(sum(1 for q in claim.quantities[:MAX_SLOTS] if not quantity_supported(q, pool))),
-            "novel_names": float(sum(1 for n in claim.names if n not in all_text.lower())),
+            "novel_names": float(sum(1 for n, w in claim.names.items() if _novel_name(n, w, all_text, index))),
             "log_length": math.log1p(len(alignment.keys)),
             "structured": float(bool(alignment.best) and alignment.best[0].leaf),
             "answer_novelty": novelty,
@@ -326,9 +350,8 @@ class Verifier:
             if denied and len(shared) >= 3:
                 side = "negates" if theirs.negated else "states"
                 found.append(Mismatch("negation", f"the source {side} '{', '.join(sorted(denied)[:3])}'"))
-        strong = {"all", "most", "none"}
-        if claim.quantifiers & strong and theirs.quantifiers and not claim.quantifiers & theirs.quantifiers:
-            if theirs.quantifiers - {"all"} or "none" in claim.quantifiers:
+        if claim.quantifiers and theirs.quantifiers and not claim.quantifiers & theirs.quantifiers:
+            if window.similarity >= self.model.about_similarity:
                 found.append(
                     Mismatch(
                         "quantifier",

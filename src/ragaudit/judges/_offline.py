@@ -419,8 +419,24 @@ class OfflineJudge:
                 evidence=[_evidence(index, best, "contradicts")],
                 decided_by=f"detector:{result.signal}",
             )
+        extra = added_detail(alignment, index, strict=True) if context.risk_level == "high" else None
+        if result.status == "supported" and extra is not None:
+            return Verdict(
+                status="partially_supported",
+                confidence=round(max(0.55, result.probability), 3),
+                explanation=f"The evidence states {found}, but no source mentions '{extra}'.",
+                evidence=[_evidence(index, w, "supports") for w in result.windows[:1]],
+                decided_by="rule:added detail (high risk)",
+            )
         if result.status == "supported":
             evidence = [_evidence(index, w, "supports") for w in result.windows[:1]]
+            if best is not None and alignment.union_coverage > best.coverage + 0.1:
+                # Parts of the claim stand in other units (a multi-source claim): show those too.
+                covered = {(e.source_id, e.start) for e in evidence}
+                evidence += [
+                    e for e in alignment.evidence(index) if (e.source_id, e.start) not in covered
+                    and not (e.source_id == best.source_id and best.start <= e.start < best.end)
+                ]
             return Verdict(
                 status="supported",
                 confidence=round(confidence, 3),
