@@ -81,7 +81,9 @@ def rows_of(path: Path, kind: str, limit: int, workers: int) -> list[dict[str, A
             return list(cached["responses"])
     lines = path.read_text().splitlines()
     if kind == "ragtruth":
-        lines = [line for line in lines if '"hash_half": "dev"' in line][:limit]
+        dev = [line for line in lines if '"hash_half": "dev"' in line]
+        # An even spread over the file (it is ordered by task): every k-th dev-half answer.
+        lines = dev[:: max(1, len(dev) // limit)][:limit]
     with multiprocessing.Pool(workers) as pool:
         responses = [r for r in pool.imap(_response, [(kind, line) for line in lines], chunksize=4) if r is not None]
     CACHE.mkdir(parents=True, exist_ok=True)

@@ -157,10 +157,29 @@ _MONTHS = {
 }
 
 _APPROX = frozenset(
-    "about around roughly approximately nearly almost circa approx ~ estimated some over under more less fewer "
-    "least most exceeding".split()
+    [
+        "about",
+        "around",
+        "roughly",
+        "approximately",
+        "nearly",
+        "almost",
+        "circa",
+        "approx",
+        "~",
+        "estimated",
+        "some",
+        "over",
+        "under",
+        "more",
+        "less",
+        "fewer",
+        "least",
+        "most",
+        "exceeding",
+    ]
 )
-_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+_WEEKDAYS = frozenset(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
 
 # One token: a clock time, a number (with thousands separators and decimals, an optional
 # currency sign before and % after), or a word. Alternatives never overlap at one position.
@@ -225,8 +244,38 @@ class Slots:
 
 
 _NEGATIONS = frozenset(
-    "not no never none nobody nothing neither nor cannot without avoid avoiding prevent refrain isn't aren't wasn't weren't doesn't don't didn't "
-    "won't can't couldn't shouldn't hasn't haven't hadn't mustn't wouldn't".split()
+    [
+        "not",
+        "no",
+        "never",
+        "none",
+        "nobody",
+        "nothing",
+        "neither",
+        "nor",
+        "cannot",
+        "without",
+        "avoid",
+        "avoiding",
+        "prevent",
+        "refrain",
+        "isn't",
+        "aren't",
+        "wasn't",
+        "weren't",
+        "doesn't",
+        "don't",
+        "didn't",
+        "won't",
+        "can't",
+        "couldn't",
+        "shouldn't",
+        "hasn't",
+        "haven't",
+        "hadn't",
+        "mustn't",
+        "wouldn't",
+    ]
 )
 _QUANTIFIER_CLASS = {
     "all": "all",
@@ -242,14 +291,55 @@ _QUANTIFIER_CLASS = {
     "none": "none",
 }
 _HEDGES = frozenset(
-    "may might could possibly possible perhaps likely unlikely probably suggest suggests suggested appear appears "
-    "seem seems potential potentially uncertain unclear unconfirmed preliminary provisional associated "
-    "association".split()
+    [
+        "may",
+        "might",
+        "could",
+        "possibly",
+        "possible",
+        "perhaps",
+        "likely",
+        "unlikely",
+        "probably",
+        "suggest",
+        "suggests",
+        "suggested",
+        "appear",
+        "appears",
+        "seem",
+        "seems",
+        "potential",
+        "potentially",
+        "uncertain",
+        "unclear",
+        "unconfirmed",
+        "preliminary",
+        "provisional",
+        "associated",
+        "association",
+    ]
 )
-_CERTAIN = frozenset("will must always definitely certainly proven proves guaranteed confirmed confirms".split())
+_CERTAIN = frozenset(
+    ["will", "must", "always", "definitely", "certainly", "proven", "proves", "guaranteed", "confirmed", "confirms"]
+)
 _CAUSAL = frozenset(
-    "because cause caused causes causing therefore hence consequently blamed attributed attributes attributable "
-    "credits credited triggered".split()
+    [
+        "because",
+        "cause",
+        "caused",
+        "causes",
+        "causing",
+        "therefore",
+        "hence",
+        "consequently",
+        "blamed",
+        "attributed",
+        "attributes",
+        "attributable",
+        "credits",
+        "credited",
+        "triggered",
+    ]
 )
 _CAUSAL_PHRASES = (
     "due to",
@@ -342,7 +432,10 @@ def _read_polarity(tokens: list[tuple[str, str, int, int]], slots: Slots) -> Non
             slots.quantifiers.add(_QUANTIFIER_CLASS[lower])
         nxt = tokens[i + 1][1].lower() if i + 1 < len(tokens) else ""
         prev = tokens[i - 1][1].lower() if i else ""
-        if lower == "no" and (nxt in ("later", "earlier", "sooner", "more", "less", "fewer", "longer", "than") or prev in ("say", "says", "said")):
+        if lower == "no" and (
+            nxt in ("later", "earlier", "sooner", "more", "less", "fewer", "longer", "than")
+            or prev in ("say", "says", "said")
+        ):
             continue  # "no later than" is a bound and "say no" a refusal, not a denial
         if lower in _NEGATIONS or lower.endswith("n't"):
             negations += 1
@@ -479,7 +572,12 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
             per_unit, per_width = _unit_at(tokens, j + 1)
             if per_unit and _UNITS[per_unit][0] == "time":
                 unit, width = f"/{per_unit}", per_width + 1
-        elif unit is None and j + 2 < n and tokens[j][0] == "word" and tokens[j + 1][1].lower() in ("per", "a", "an", "each", "every"):
+        elif (
+            unit is None
+            and j + 2 < n
+            and tokens[j][0] == "word"
+            and tokens[j + 1][1].lower() in ("per", "a", "an", "each", "every")
+        ):
             per_unit, per_width = _unit_at(tokens, j + 2)
             if per_unit and _UNITS[per_unit][0] == "time":
                 unit, width = f"/{per_unit}", per_width + 2
@@ -541,6 +639,8 @@ def _read_date(tokens: list[tuple[str, str, int, int]], i: int, slots: Slots) ->
 # --- comparison ---------------------------------------------------------------------------
 MAX_SLOTS = 64
 """Slots of one claim compared at most (a claim is a clause; more is an attack, not prose)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Mismatch:
     """One slot on which a claim and its evidence disagree."""
@@ -592,7 +692,12 @@ def quantity_supported(
     q: Quantity, pool: list[Quantity], *, allow_derived: bool = True, times: set[int] | frozenset[int] = frozenset()
 ) -> bool:
     """Whether a stated quantity matches (or follows from) one in ``pool`` (or a clock hour in ``times``)."""
-    if q.dimension is None and q.raw.is_integer() and 1 <= q.raw <= 24 and any(t // 60 in (q.raw, q.raw + 12) for t in times):
+    if (
+        q.dimension is None
+        and q.raw.is_integer()
+        and 1 <= q.raw <= 24
+        and any(t // 60 in (q.raw, q.raw + 12) for t in times)
+    ):
         return True  # "at 11" for 11:00
     for p in pool:
         if q.dimension == "time" and p.dimension == "time" and abs(q.value - p.value) <= 0.025 * p.value:
@@ -646,8 +751,10 @@ def _year_like(q: Quantity) -> bool:
 
 
 def _date_eq(a: Date, b: Date) -> bool:
-    return a.month == b.month and (a.day == b.day or a.day is None or b.day is None) and (
-        a.year is None or b.year is None or a.year == b.year
+    return (
+        a.month == b.month
+        and (a.day == b.day or a.day is None or b.day is None)
+        and (a.year is None or b.year is None or a.year == b.year)
     )
 
 

@@ -19,6 +19,7 @@ Each result names the signal that decided it.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
 from collections.abc import Sequence
@@ -49,6 +50,13 @@ FEATURES: tuple[str, ...] = (
     "hedge_gap",
     "causal_gap",
     "sim_x_lex",
+    "miss_best",
+    "log_missing",
+    "novel_bigrams",
+    "sim_best_structured",
+    "lex_best_structured",
+    "novel_stems_structured",
+    "novel_bigrams_structured",
 )
 
 
@@ -250,9 +258,7 @@ class Verifier:
         pool = [q for s in index.sources for q in extract(s.text).quantities]
         if question:
             pool += extract(question).quantities
-        return [
-            self._one(a, index, claim_vectors[i], pool, all_text, novelty) for i, a in enumerate(alignments)
-        ]
+        return [self._one(a, index, claim_vectors[i], pool, all_text, novelty) for i, a in enumerate(alignments)]
 
     def _one(
         self,
@@ -267,10 +273,13 @@ class Verifier:
         claim = extract(alignment.claim.text)
         windows = candidate_windows(alignment, index, vector)
         if not windows or not alignment.keys:
-            return PairResult("unsupported" if alignment.keys else "supported", 0.9 if alignment.keys else 0.1,
-                              "nothing checkable" if not alignment.keys else "no evidence",
-                              "No source text is close to this claim." if alignment.keys else "Nothing checkable.",
-                              windows)
+            return PairResult(
+                "unsupported" if alignment.keys else "supported",
+                0.9 if alignment.keys else 0.1,
+                "nothing checkable" if not alignment.keys else "no evidence",
+                "No source text is close to this claim." if alignment.keys else "Nothing checkable.",
+                windows,
+            )
         best = windows[0]
         about = [w for w in windows[:4] if w.similarity >= model.about_similarity or w.coverage >= model.about_coverage]
         feats = self._features(alignment, index, claim, windows, about, pool, all_text, novelty)
@@ -280,14 +289,16 @@ class Verifier:
                 continue  # related, but not about the same event: a differing figure is no contradiction
             found = self._mismatches(claim, alignment, window, pool, all_text)
             if found:
-                return PairResult("contradicted", max(p, 0.8), found[0].kind, found[0].detail, [window, *windows],
-                                  found, feats)
+                return PairResult(
+                    "contradicted", max(p, 0.8), found[0].kind, found[0].detail, [window, *windows], found, feats
+                )
         near = [q for w in about[:3] for q in extract(w.text).quantities]
         near_times = {t for w in about[:3] for t in extract(w.text).times}
         novel_q = [
             q
             for q in claim.quantities[:MAX_SLOTS]
-            if not quantity_supported(q, near, times=near_times) and not quantity_supported(q, pool, allow_derived=False)
+            if not quantity_supported(q, near, times=near_times)
+            and not quantity_supported(q, pool, allow_derived=False)
         ]
         novel_names = [n for n, written in claim.names.items() if _novel_name(n, written, all_text, index)]
         if about and (novel_q or novel_names):
@@ -295,8 +306,9 @@ class Verifier:
             status = "partially_supported" if best.coverage >= 0.5 or best.similarity >= 0.6 else "unsupported"
             return PairResult(status, max(p, 0.7), "added detail", f"no source states '{what}'", windows, [], feats)
         if claim.causal and not claim.hedged and about and not any(extract(w.text).causal for w in about[:3]):
-            return PairResult("unsupported", max(p, 0.7), "causal", "no source states this causal link", windows,
-                              [], feats)
+            return PairResult(
+                "unsupported", max(p, 0.7), "causal", "no source states this causal link", windows, [], feats
+            )
         if p >= model.threshold:
             status = "partially_supported" if best.coverage >= 0.5 and p < model.partial_threshold else "unsupported"
             return PairResult(status, p, "model", "", windows, [], feats)
@@ -321,21 +333,33 @@ class Verifier:
         causal_gap = float(claim.causal and not any(s.causal for s in window_slots))
         sim = max(w.similarity for w in windows)
         lex = max(w.coverage for w in windows)
+        words = [t.key for t in alignment.terms if t.kind in ("word", "num", "time")]
+        pairs = list(itertools.pairwise(words))
+        novel_pairs = sum(1 for p in pairs if p not in index.bigrams) / len(pairs) if pairs else 0.0
+        structured = float(bool(alignment.best) and alignment.best[0].leaf)
+        novel_share = len(novel) / max(1, len(content))
         return {
             "bias_free_sim": 1.0 - sim,
             "sim_best": best.similarity,
             "lex_best": lex,
             "lex_union": alignment.union_coverage,
             "lex_global": alignment.global_coverage,
-            "novel_stems": len(novel) / max(1, len(content)),
+            "novel_stems": novel_share,
             "novel_numbers": float(sum(1 for q in claim.quantities[:MAX_SLOTS] if not quantity_supported(q, pool))),
             "novel_names": float(sum(1 for n, w in claim.names.items() if _novel_name(n, w, all_text, index))),
             "log_length": math.log1p(len(alignment.keys)),
-            "structured": float(bool(alignment.best) and alignment.best[0].leaf),
+            "structured": structured,
             "answer_novelty": novelty,
             "hedge_gap": hedge_gap,
             "causal_gap": causal_gap,
             "sim_x_lex": sim * lex,
+            "miss_best": 1.0 - alignment.best_coverage,
+            "log_missing": math.log1p(len(alignment.missing)),
+            "novel_bigrams": novel_pairs,
+            "sim_best_structured": best.similarity * structured,
+            "lex_best_structured": lex * structured,
+            "novel_stems_structured": novel_share * structured,
+            "novel_bigrams_structured": novel_pairs * structured,
         }
 
     def _mismatches(
@@ -350,29 +374,36 @@ class Verifier:
             if denied and len(shared) >= 3:
                 side = "negates" if theirs.negated else "states"
                 found.append(Mismatch("negation", f"the source {side} '{', '.join(sorted(denied)[:3])}'"))
-        if claim.quantifiers and theirs.quantifiers and not claim.quantifiers & theirs.quantifiers:
-            if window.similarity >= self.model.about_similarity:
-                found.append(
-                    Mismatch(
-                        "quantifier",
-                        f"'{'/'.join(sorted(claim.quantifiers))}' where the source says "
-                        f"'{'/'.join(sorted(theirs.quantifiers))}'",
-                    )
-                )
         if (
-            (theirs.hedged and claim.certain and not claim.hedged)
-            or (theirs.unknown and claim.causal and not (claim.hedged or claim.unknown))
+            claim.quantifiers
+            and theirs.quantifiers
+            and not claim.quantifiers & theirs.quantifiers
+            and window.similarity >= self.model.about_similarity
+        ):
+            found.append(
+                Mismatch(
+                    "quantifier",
+                    f"'{'/'.join(sorted(claim.quantifiers))}' where the source says "
+                    f"'{'/'.join(sorted(theirs.quantifiers))}'",
+                )
+            )
+        if (theirs.hedged and claim.certain and not claim.hedged) or (
+            theirs.unknown and claim.causal and not (claim.hedged or claim.unknown)
         ):
             found.append(Mismatch("modality", "a certain statement where the source only hedges or leaves it open"))
         names_here = _names_in(window.text, claim.names)
-        missing = [n for n in claim.names if n not in names_here and not claim.names[n].rstrip('s').isupper()]
+        missing = [n for n in claim.names if n not in names_here and not claim.names[n].rstrip("s").isupper()]
         others = {
             n
             for n, written in theirs.names.items()
-            if n not in claim.names and not written.rstrip('s').isupper() and not any(n in c or c in n for c in claim.names)
+            if n not in claim.names
+            and not written.rstrip("s").isupper()
+            and not any(n in c or c in n for c in claim.names)
         }
         if missing and others and window.coverage >= 0.6 and window.similarity >= 0.65 and len(shared) >= 3:
             found.append(
-                Mismatch("name", f"'{claim.names[missing[0]]}' where the source names '{theirs.names[sorted(others)[0]]}'")
+                Mismatch(
+                    "name", f"'{claim.names[missing[0]]}' where the source names '{theirs.names[sorted(others)[0]]}'"
+                )
             )
         return found

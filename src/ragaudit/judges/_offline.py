@@ -25,7 +25,7 @@ from importlib import resources
 from ragaudit._text import ANTONYMS, CERTAINTY, LIGHT_WORDS, Term, analyze, is_year, name_keys, stem
 from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.judges._base import JudgeContext, register_judge
-from ragaudit.models import Evidence, Verdict
+from ragaudit.models import Evidence, EvidenceRelation, Verdict
 from ragaudit.verify import PairResult, Verifier, Window
 from ragaudit.verify import load_model as load_verifier
 
@@ -380,10 +380,9 @@ class OfflineJudge:
 
     name = "offline"
 
-    @property
-    def version(self) -> str:
-        """``2.`` plus a digest of the shipped weights and thresholds (caches never serve stale reports)."""
-        return f"2.{load_verifier().digest}"
+    def __init__(self) -> None:
+        # ``2.`` plus a digest of the shipped weights and thresholds: caches never serve stale reports.
+        self.version = f"2.{load_verifier().digest}"
 
     def judge(self, alignments: list[Alignment], context: JudgeContext) -> list[Verdict]:
         """Label each aligned claim."""
@@ -395,12 +394,19 @@ class OfflineJudge:
         index = context.index
         found = _matched_words(alignment)
         # Record fields set to false, antonyms and unit swaps read off the lexical alignment.
-        rules = [c for c in find_conflicts(alignment, index) if c.kind in _RULE_KINDS or (c.kind == 'negation' and c.unit.leaf)]
+        rules = [
+            c
+            for c in find_conflicts(alignment, index)
+            if c.kind in _RULE_KINDS or (c.kind == "negation" and c.unit.leaf)
+        ]
         if result.status != "contradicted" and rules:
             c = rules[0]
             quote = index.by_id[c.unit.source_id].text[c.unit.start : c.unit.end]
-            evidence = [Evidence(source_id=c.unit.source_id, start=c.unit.start, end=c.unit.end, quote=quote,
-                                 relation="contradicts")]
+            evidence = [
+                Evidence(
+                    source_id=c.unit.source_id, start=c.unit.start, end=c.unit.end, quote=quote, relation="contradicts"
+                )
+            ]
             return Verdict(
                 status="contradicted",
                 confidence=round(max(0.75, result.probability), 3),
@@ -434,14 +440,16 @@ class OfflineJudge:
                 # Parts of the claim stand in other units (a multi-source claim): show those too.
                 covered = {(e.source_id, e.start) for e in evidence}
                 evidence += [
-                    e for e in alignment.evidence(index) if (e.source_id, e.start) not in covered
+                    e
+                    for e in alignment.evidence(index)
+                    if (e.source_id, e.start) not in covered
                     and not (e.source_id == best.source_id and best.start <= e.start < best.end)
                 ]
             return Verdict(
                 status="supported",
                 confidence=round(confidence, 3),
-                explanation=f"The evidence states {found}" + (
-                    f" (meaning similarity {best.similarity:.2f})." if best is not None else "."),
+                explanation=f"The evidence states {found}"
+                + (f" (meaning similarity {best.similarity:.2f})." if best is not None else "."),
                 evidence=evidence,
                 decided_by="model",
             )
@@ -467,9 +475,10 @@ class OfflineJudge:
 _RULE_KINDS = frozenset({"antonym", "unit"})
 
 
-def _evidence(index: SourceIndex, window: Window, relation: str) -> Evidence:
-    return Evidence(source_id=window.source_id, start=window.start, end=window.end, quote=window.text,
-                    relation=relation)  # type: ignore[arg-type]
+def _evidence(index: SourceIndex, window: Window, relation: EvidenceRelation) -> Evidence:
+    return Evidence(
+        source_id=window.source_id, start=window.start, end=window.end, quote=window.text, relation=relation
+    )
 
 
 def _matched_words(alignment: Alignment) -> str:
