@@ -104,3 +104,32 @@ def test_cli_spark_engine_writes_parquet_and_prints_the_metrics(tmp_path: Path) 
     assert (figures["rows"], figures["errors"]) == (63, 3) and set(figures["slices"]) == {"qa", "summary", "data2txt"}
     table = pq.read_table(out)
     assert sorted(table.column("id").to_pylist()) == sorted(r["id"] for r in rows + BAD_ROWS)
+
+
+def test_cli_spark_kill_9_mid_job_then_resume_audits_every_row_exactly_once(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    rows = make_rows(960, start=20_000)
+    source, out = tmp_path / "logs.parquet", tmp_path / "reports.parquet"
+    pq.write_table(pa.Table.from_pylist(rows), source)
+    command = [sys.executable, "-m", "ragaudit", "audit", "--batch", str(source), "--out", str(out)]
+    spark_args = ["--engine", "spark", "--master", "local[2]", "--partitions", "16"]
+    first = subprocess.Popen(
+        [*command, *spark_args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    deadline = time.monotonic() + 400
+    while time.monotonic() < deadline and len(list(out.glob("part-*.parquet"))) < 2 and first.poll() is None:
+        time.sleep(0.2)
+    os.killpg(first.pid, signal.SIGKILL)  # the driver JVM and its Python workers, mid-job
+    first.wait(10)
+    before = pq.read_table(out).num_rows if list(out.glob("part-*.parquet")) else 0
+    assert 0 < before < len(rows), "the kill must land in the middle of the job"
+    resumed = subprocess.run([*command, *spark_args, "--resume"], capture_output=True, text=True, timeout=600)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"{before} already in the output" in resumed.stderr
+    ids = pq.read_table(out).column("id").to_pylist()
+    assert len(ids) == len(set(ids)) == len(rows) and set(ids) == {r["id"] for r in rows}

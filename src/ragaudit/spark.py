@@ -125,6 +125,10 @@ def run(
     if out.suffix.lower() in (".jsonl", ".json", ".ndjson") or (out.exists() and out.is_file()):
         raise ConfigError(f"{out}: the spark engine writes a directory of Parquet parts; give --out NAME.parquet")
     table_format(source)
+    if out.is_dir():
+        strangers = [p.name for p in out.iterdir() if p.suffix != ".parquet" and not p.name.startswith((".", "_"))]
+        if strangers:
+            raise ConfigError(f"{out} holds files that are not report parts ({strangers[0]} …); give another --out")
     done = existing_keys(spark, out)
     if done and mode == "new":
         raise ConfigError(
@@ -134,6 +138,7 @@ def run(
     before = len(done) if mode == "resume" else 0
     df = read_table(spark, source)
     result = audit(df, config, skip=skip, partitions=partitions)
+    # "overwrite" replaces only report parts and the leftovers of a killed job (checked above)
     writer = result.write.mode("append" if mode == "resume" else "overwrite")
     for key, value in COMMITTER.items():
         writer = writer.option(key, value)
