@@ -12,15 +12,16 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT.parent / "shared" / "benchmarks"
 EXAMPLES = ROOT / "examples"
 
-# Which part of the suite a test module exercises (README: the quick command deselects these).
-# A module needs its part's extra and, for some, a server: PostgreSQL/uvicorn, llama.cpp, Chromium, a JVM.
-MARKER_OF_MODULE = {
-    "test_service.py": "service",
-    "test_store.py": "service",
-    "test_llm_harness.py": "llm",
-    "test_llm_real.py": "llm",
-    "test_spark.py": "spark",
-    "test_kernel.py": "spark",
+# Which part of the suite a test module exercises, by its name (README: the quick command deselects these).
+# A module needs its part's extra and, for some, a server: uvicorn and PostgreSQL, llama.cpp, Chromium, a JVM.
+MARKER_OF_MODULE_PREFIX = {
+    "test_service": "service",
+    "test_store": "service",
+    "test_llm": "llm",
+    "test_spark": "spark",
+    "test_kernel": "spark",
+    "test_dask": "spark",
+    "test_batch_cli": "spark",
 }
 MARKER_OF_DIRECTORY = {"browser": "browser"}
 
@@ -29,7 +30,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark each test with the part of the suite its module or directory belongs to."""
     for item in items:
         path = item.path
-        marker = MARKER_OF_MODULE.get(path.name) or MARKER_OF_DIRECTORY.get(path.parent.name)
+        marker = MARKER_OF_DIRECTORY.get(path.parent.name) or next(
+            (m for prefix, m in MARKER_OF_MODULE_PREFIX.items() if path.name.startswith(prefix)), None
+        )
         if marker:
             item.add_marker(marker)
 

@@ -11,7 +11,7 @@ from fake_llm import FakeLLM, Handler
 from ragaudit import Auditor, audit
 from ragaudit.errors import ConfigError
 from ragaudit.judges import get_judge
-from ragaudit.judges._llm import locate_quote
+from ragaudit.judges._evidence import locate_quote
 
 SOURCES = [
     {"id": "1", "text": "The plant opened in 2012. It employs 500 people."},

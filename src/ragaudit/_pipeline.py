@@ -12,11 +12,11 @@ from ragaudit._cache import IndexCache, shared_index_cache
 from ragaudit._hashing import request_hashes
 from ragaudit._text import question_keys
 from ragaudit.align import SourceIndex, align
-from ragaudit.errors import ConfigError
-from ragaudit.gate import Gate, Policy
+from ragaudit.config import AuditorConfig, Limits
+from ragaudit.errors import InputError
+from ragaudit.gate import Calibration, Gate, Policy
 from ragaudit.judges import Judge, JudgeContext, get_judge
 from ragaudit.models import (
-    CLAIM_TYPES,
     AuditOptions,
     AuditRequest,
     ClaimResult,
@@ -36,50 +36,85 @@ from ragaudit.segment import segment
 class Auditor:
     """Audits many requests with one configuration, reusing source indexes across them.
 
+    Like an ``httpx.Client``: configure once, use for many calls, then :meth:`close` it (or use it as
+    a context manager) to release what its judge holds open (an LLM judge's pooled HTTP connections).
+    It is safe to share between threads.
+
     Args:
-        judge: A judge spec (``"offline"``) or a :class:`~ragaudit.judges.Judge`.
-        risk_level: ``high``, ``medium`` or ``low``: how strictly partial support is read.
-        claim_types: Audit only these claim types; the others are left out of counts and score.
-        policy: Gate policy (a :class:`~ragaudit.gate.Policy` or a TOML/YAML path); default: the shipped one.
+        config: An :class:`~ragaudit.config.AuditorConfig`, or just the judge (a spec such as
+            ``"offline"`` or a :class:`~ragaudit.judges.Judge`).
+        judge, policy, risk_level, claim_types, calibration, limits: Override that field of ``config``.
         index_cache: Where source indexes are kept between audits; default: one cache for the whole
             process (bounded: 4 M source characters), whatever the number of auditors.
 
     Example:
-        >>> auditor = Auditor()
-        >>> report = auditor.audit({"answer": "Paris is in France.", "sources": [{"id": "1", "text": "Paris is in France."}]})
-        >>> report.label
+        >>> with Auditor(risk_level="high") as auditor:
+        ...     auditor.audit("Paris is in France.", ["Paris is in France."]).label
         'faithful'
     """
 
     def __init__(
         self,
-        judge: str | Judge = "offline",
+        config: AuditorConfig | str | Judge | None = None,
         *,
-        risk_level: RiskLevel = "medium",
-        claim_types: Sequence[ClaimType] | None = None,
+        judge: str | Judge | None = None,
         policy: Policy | Path | str | None = None,
+        risk_level: RiskLevel | None = None,
+        claim_types: Sequence[ClaimType] | None = None,
+        calibration: Calibration | None = None,
+        limits: Limits | None = None,
         index_cache: IndexCache | None = None,
     ) -> None:
-        if risk_level not in ("high", "medium", "low"):
-            raise ConfigError(f"risk_level must be high, medium or low, not {risk_level!r}")
-        unknown = [t for t in claim_types or () if t not in CLAIM_TYPES]
-        if unknown:
-            raise ConfigError(f"unknown claim type(s) {unknown}: choose from {', '.join(CLAIM_TYPES)}")
-        self.judge = get_judge(judge)
-        self.gate = Gate(policy)
-        self.options = AuditOptions(risk_level=risk_level, claim_types=list(claim_types) if claim_types else None)
-        # Shared by every auditor of a service (one per option set), bounded by size.
+        if not isinstance(config, AuditorConfig):
+            config = AuditorConfig() if config is None else AuditorConfig(judge=config)
+        self.config = config.replace(
+            judge=judge,
+            policy=policy,
+            risk_level=risk_level,
+            claim_types=claim_types,
+            calibration=calibration,
+            limits=limits,
+        )
+        # A judge built here from a spec is this auditor's to close; a Judge object passed in is the caller's.
+        self._owns_judge = isinstance(self.config.judge, str)
+        self.judge = get_judge(self.config.judge)
+        self.gate = Gate(self.config.policy)
+        self.calibration = self.config.calibration or self.gate.policy.calibration
+        claim_list = list(self.config.claim_types) if self.config.claim_types else None
+        self.options = AuditOptions(risk_level=self.config.risk_level, claim_types=claim_list)
         self.index_cache = index_cache if index_cache is not None else shared_index_cache()
+        self._closed = False
+
+    def close(self) -> None:
+        """Release what the judge holds open (idempotent); the auditor cannot audit afterwards."""
+        if self._closed:
+            return
+        self._closed = True
+        close = getattr(self.judge, "close", None)
+        if self._owns_judge and callable(close):
+            close()
+
+    def __enter__(self) -> Auditor:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
     def _index(self, sources: list[Source]) -> SourceIndex:
         return self.index_cache.get(sources)
 
-    def audit(self, request: AuditRequest | Mapping[str, Any]) -> Report:
-        """Audit one request (an :class:`AuditRequest` or its JSON-shaped mapping)."""
-        if not isinstance(request, AuditRequest):
-            request = validate_request(request)
-        else:
-            check_request(request)
+    def audit(
+        self,
+        answer: str | AuditRequest | Mapping[str, Any],
+        sources: SourcesLike | None = None,
+        question: str | None = None,
+        *,
+        id: str | None = None,
+    ) -> Report:
+        """Audit one answer against its sources, or one request (an :class:`AuditRequest` or its JSON mapping)."""
+        if self._closed:
+            raise RuntimeError("this Auditor is closed; create a new one")
+        request = as_request(answer, sources, question, id=id, limits=self.config.limits)
         t0 = time.perf_counter()
         seg = segment(request.answer)
         wanted = self.options.claim_types
@@ -121,14 +156,14 @@ class Auditor:
             for c, v in zip(claims, verdicts, strict=True)
         ]
         outcome = checks.run_checks(request, seg, alignments, results, index)
-        calibration = self.gate.policy.calibration
+        calibration = self.calibration
         if calibration is not None:
             outcome.claims = [
                 c.model_copy(update={"confidence": round(calibration.apply(c.confidence), 4)}) for c in outcome.claims
             ]
         t4 = time.perf_counter()
         counts = count(outcome.claims)
-        report = Report(
+        fields: dict[str, Any] = dict(
             id=request.id,
             label="hallucinated" if counts.total != counts.supported else "faithful",
             faithfulness=faithfulness(counts),
@@ -139,13 +174,7 @@ class Auditor:
             abstention=outcome.abstention,
             conflicts=outcome.conflicts,
             hashes=request_hashes(request.answer, request.sources, request.question),
-            judge=JudgeInfo(
-                name=self.judge.name,
-                version=self.judge.version,
-                model=getattr(self.judge, "model", None),
-                prompt_version=getattr(self.judge, "prompt_version", None),
-                prompt_hash=getattr(self.judge, "prompt_hash", None),
-            ),
+            judge=judge_info(self.judge),
             llm_calls=calls,
             options=self.options,
             timings=Timings(
@@ -156,28 +185,78 @@ class Auditor:
                 total_ms=round((t4 - t0) * 1000, 3),
             ),
         )
-        return report.model_copy(update={"decision": self.gate.decide(report)})
+        # The gate reads the finished report; it gets it unvalidated once, then the decision completes it.
+        decision = self.gate.decide(Report.model_construct(**fields))
+        return Report(**fields, decision=decision)
 
     def audit_many(self, requests: Iterable[AuditRequest | Mapping[str, Any]]) -> list[Report]:
         """Audit requests in order, in this process."""
         return [self.audit(r) for r in requests]
 
 
-def audit(
-    answer: str,
-    sources: SourcesLike,
+def as_request(
+    answer: str | AuditRequest | Mapping[str, Any],
+    sources: SourcesLike | None = None,
     question: str | None = None,
     *,
-    judge: str | Judge = "offline",
-    risk_level: RiskLevel = "medium",
-    claim_types: Sequence[ClaimType] | None = None,
-    policy: Policy | Path | str | None = None,
     id: str | None = None,
+    limits: Limits | None = None,
+) -> AuditRequest:
+    """The checked request the audit arguments describe: ``(answer, sources, question)`` or one request."""
+    if isinstance(answer, str):
+        if sources is None:
+            raise InputError("give the sources the answer was generated from: audit(answer, sources, question)")
+        request = AuditRequest(id=id, question=question, answer=answer, sources=coerce_sources(sources))
+    elif sources is not None or question is not None or id is not None:
+        raise InputError("give either a request or (answer, sources, question), not both")
+    elif isinstance(answer, AuditRequest):
+        request = answer
+    else:
+        return validate_request(answer, limits)
+    check_request(request, limits)
+    return request
+
+
+def judge_info(judge: Judge) -> JudgeInfo:
+    """What the report records about the judge."""
+    return JudgeInfo(
+        name=judge.name,
+        version=judge.version,
+        model=getattr(judge, "model", None),
+        prompt_version=getattr(judge, "prompt_version", None),
+        prompt_hash=getattr(judge, "prompt_hash", None),
+    )
+
+
+def audit(
+    answer: str | AuditRequest | Mapping[str, Any],
+    sources: SourcesLike | None = None,
+    question: str | None = None,
+    *,
+    id: str | None = None,
+    config: AuditorConfig | None = None,
+    judge: str | Judge | None = None,
+    policy: Policy | Path | str | None = None,
+    risk_level: RiskLevel | None = None,
+    claim_types: Sequence[ClaimType] | None = None,
+    calibration: Calibration | None = None,
+    limits: Limits | None = None,
 ) -> Report:
-    """Audit one answer against its sources and return the canonical report.
+    """Audit one answer against its sources (or one request) and return the canonical report.
+
+    Takes what :meth:`Auditor.audit` takes, plus the auditor's configuration; for many audits,
+    make one :class:`Auditor` and reuse it.
 
     >>> audit("The plant opened in 2010.", ["The plant opened in 2012."]).claims[0].status
     'contradicted'
     """
-    request = AuditRequest(id=id, question=question, answer=answer, sources=coerce_sources(sources))
-    return Auditor(judge, risk_level=risk_level, claim_types=claim_types, policy=policy).audit(request)
+    with Auditor(
+        config,
+        judge=judge,
+        policy=policy,
+        risk_level=risk_level,
+        claim_types=claim_types,
+        calibration=calibration,
+        limits=limits,
+    ) as auditor:
+        return auditor.audit(answer, sources, question, id=id)

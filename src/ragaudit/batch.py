@@ -5,16 +5,20 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 
 from ragaudit._pipeline import Auditor
+from ragaudit.config import AuditorConfig
+from ragaudit.gate import Policy
+from ragaudit.judges import Judge
 from ragaudit.models import AuditRequest, ClaimType, Report, RiskLevel
 
 _worker_auditor: Auditor | None = None
 
 
-def _init_worker(judge: str, risk_level: RiskLevel, claim_types: Sequence[ClaimType] | None) -> None:
+def _init_worker(config: AuditorConfig) -> None:
     global _worker_auditor
-    _worker_auditor = Auditor(judge, risk_level=risk_level, claim_types=claim_types)
+    _worker_auditor = Auditor(config)
 
 
 def _audit_in_worker(request: AuditRequest) -> Report:
@@ -29,20 +33,25 @@ def default_workers() -> int:
 
 def audit_stream(
     requests: Iterable[AuditRequest],
+    config: AuditorConfig | None = None,
     *,
-    judge: str = "offline",
-    risk_level: RiskLevel = "medium",
-    claim_types: Sequence[ClaimType] | None = None,
     workers: int | None = None,
+    judge: str | Judge | None = None,
+    policy: Policy | Path | str | None = None,
+    risk_level: RiskLevel | None = None,
+    claim_types: Sequence[ClaimType] | None = None,
 ) -> Iterator[Report]:
-    """Audit ``requests`` with ``workers`` processes (default: all cores); reports keep input order."""
+    """Audit ``requests`` under ``config`` (fields overridable by keyword) with ``workers`` processes
+    (default: all cores); reports keep input order."""
+    config = (config or AuditorConfig()).replace(
+        judge=judge, policy=policy, risk_level=risk_level, claim_types=claim_types
+    )
     workers = workers or default_workers()
-    if workers <= 1:
-        auditor = Auditor(judge, risk_level=risk_level, claim_types=claim_types)
-        for request in requests:
-            yield auditor.audit(request)
-        return
-    Auditor(judge, risk_level=risk_level, claim_types=claim_types)  # fail fast on bad options
+    with Auditor(config) as auditor:  # in this process; also fails fast on bad options
+        if workers <= 1:
+            for request in requests:
+                yield auditor.audit(request)
+            return
     ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-    with ctx.Pool(workers, initializer=_init_worker, initargs=(judge, risk_level, claim_types)) as pool:
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(config,)) as pool:
         yield from pool.imap(_audit_in_worker, requests, chunksize=4)

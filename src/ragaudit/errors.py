@@ -4,8 +4,10 @@ The tree::
 
     RagAuditError
     ├── InputError (ValueError)       bad request, file or dataset row
+    │   └── LimitError                a request over a size limit
     ├── ConfigError (ValueError)      bad option, policy file or judge spec
     ├── JudgeError                    a judge failed to produce verdicts
+    ├── StorageError                  the audit trail could not be read or written
     └── MissingExtraError (ImportError)   an optional part is used but its extra is not installed
 
 Every message says what was wrong, where, and what to do about it.
@@ -35,6 +37,14 @@ class InputError(RagAuditError, ValueError):
         """Return the same error placed at ``location`` (prefixing any inner location)."""
         inner = f"{location}: {self.location}" if self.location else location
         return InputError(self.message, location=inner)
+
+
+class LimitError(InputError):
+    """A request is over a size limit: answer length, total source text, number of sources."""
+
+
+class StorageError(RagAuditError):
+    """The audit trail could not be read or written."""
 
 
 class ConfigError(RagAuditError, ValueError):

@@ -14,7 +14,7 @@ import hashlib
 import json
 import sqlite3
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,13 @@ from typing import Any
 import numpy as np
 
 from ragaudit.batch import audit_stream
-from ragaudit.errors import ConfigError, InputError
+from ragaudit.config import AuditorConfig
+
+# Reading datasets lives in its own module; re-exported because evaluation callers use these names.
+from ragaudit.datasets import Example as Example
+from ragaudit.datasets import load_examples as load_examples
+from ragaudit.datasets import parse_where as parse_where
+from ragaudit.errors import InputError
 from ragaudit.metrics import (
     average_precision,
     brier_score,
@@ -33,8 +39,8 @@ from ragaudit.metrics import (
     roc_auc,
     roc_curve,
 )
-from ragaudit.models import CLAIM_STATUSES, AuditRequest, Report, RiskLevel
-from ragaudit.requests import read_batch, validate_request
+from ragaudit.models import CLAIM_STATUSES, AuditRequest, ClaimType, Report, RiskLevel
+from ragaudit.requests import validate_request
 
 METRICS = (
     "precision",
@@ -47,32 +53,6 @@ METRICS = (
     "span_recall",
     "span_f1",
 )
-
-
-@dataclass(slots=True)
-class Example:
-    """One labelled row: where it came from and the decoded object."""
-
-    dataset: str
-    line: int
-    raw: dict[str, Any]
-
-    @property
-    def gold(self) -> bool:
-        """True when the row is labelled hallucinated."""
-        return bool(self.raw["label"] == "hallucinated")
-
-    @property
-    def gold_spans(self) -> list[tuple[int, int, str]]:
-        """Gold (start, end, type) spans in the answer."""
-        return [(int(s["start"]), int(s["end"]), str(s.get("type") or "span")) for s in self.raw.get("spans") or []]
-
-    def field(self, name: str) -> str:
-        """A slicing field: ``task`` or ``domain`` at the top or in ``meta``; ``generator`` is ``meta.model``."""
-        meta = self.raw.get("meta") or {}
-        if name == "generator":
-            return str(meta.get("model") or meta.get("generator") or "unknown")
-        return str(self.raw.get(name) or meta.get(name) or "unknown")
 
 
 @dataclass(slots=True)
@@ -351,81 +331,6 @@ def summarize(
     )
 
 
-def parse_where(clauses: list[str]) -> Callable[[dict[str, Any]], bool]:
-    """``["task=qa", "meta.hash_half=dev"]`` → a row predicate (all must hold)."""
-    tests: list[tuple[list[str], str]] = []
-    for clause in clauses:
-        field_path, sep, value = clause.partition("=")
-        if not sep or not field_path:
-            raise ConfigError(f"--where {clause!r}: write FIELD=VALUE, for example --where task=qa")
-        tests.append((field_path.strip().split("."), value.strip()))
-
-    def matches(row: dict[str, Any]) -> bool:
-        for path, value in tests:
-            node: Any = row
-            for part in path:
-                node = node.get(part) if isinstance(node, dict) else None
-            if str(node) != value:
-                return False
-        return True
-
-    return matches
-
-
-def _check_spans(spans: object, answer_chars: int) -> str | None:
-    """Why gold ``spans`` are unusable, or None: a list of ``{"start", "end"}`` inside the answer."""
-    if spans is None:
-        return None
-    if not isinstance(spans, list):
-        return f"gold 'spans' must be a list of {{start, end}} objects, not {type(spans).__name__}"
-    for i, span in enumerate(spans):
-        if not isinstance(span, dict) or not all(
-            isinstance(span.get(k), int) and not isinstance(span.get(k), bool) for k in ("start", "end")
-        ):
-            return f"gold span {i} must be an object with integer 'start' and 'end'"
-        # An end past the answer would cost memory per character (10^7 took 678 MB); it is an error.
-        if not 0 <= span["start"] <= span["end"] <= answer_chars:
-            return f"gold span {i} ({span['start']}, {span['end']}) is not inside the answer (0..{answer_chars})"
-    return None
-
-
-def load_examples(
-    paths: list[Path], *, limit: int | None = None, where: list[str] | None = None
-) -> tuple[list[Example], list[str]]:
-    """Read labelled rows from every file; bad rows are returned as messages, never raised."""
-    keep = parse_where(where or [])
-    examples: list[Example] = []
-    skipped: list[str] = []
-    for path in paths:
-        taken = 0
-        for item in read_batch(path):
-            if item.error is not None:
-                skipped.append(str(item.error))
-                continue
-            raw = item.raw or {}
-            if raw.get("label") not in ("faithful", "hallucinated"):
-                skipped.append(f"{path}:{item.line}: no gold 'label' (faithful or hallucinated); row skipped")
-                continue
-            if not keep(raw):
-                continue
-            problem = _check_spans(raw.get("spans"), len(item.request.answer) if item.request else 0)
-            if problem:
-                skipped.append(f"{path}:{item.line}: {problem}; row skipped")
-                continue
-            examples.append(Example(_dataset_name(path), item.line, raw))
-            taken += 1
-            if limit is not None and taken >= limit:
-                break
-    if not examples:
-        raise InputError("no usable labelled rows", location=", ".join(str(p) for p in paths))
-    return examples, skipped
-
-
-def _dataset_name(path: Path) -> str:
-    path = Path(path)
-    return f"{path.parent.name}/{path.stem}" if path.parent.name else path.stem
-
-
 class ReportCache:
     """Reports already computed, keyed by (judge, version, options, request); makes eval resumable."""
 
@@ -452,30 +357,48 @@ class ReportCache:
 
 def run(
     examples: list[Example],
+    config: AuditorConfig | None = None,
     *,
-    judge: str = "offline",
-    risk_level: RiskLevel = "medium",
+    judge: str | None = None,
+    risk_level: RiskLevel | None = None,
+    claim_types: Sequence[ClaimType] | None = None,
+    policy: Path | str | None = None,
     workers: int | None = None,
     cache: Path | None = None,
     on_result: Callable[[], None] | None = None,
 ) -> list[Outcome]:
-    """Audit every example (reusing cached reports), in order."""
+    """Audit every example under ``config`` (fields overridable by keyword), reusing cached reports, in order."""
     from ragaudit import __version__
-    from ragaudit.judges import get_judge
+    from ragaudit._pipeline import Auditor
 
-    j = get_judge(judge)
-    salt = f"{j.name}:{j.version}:{__version__}:{risk_level}"
+    config = (config or AuditorConfig()).replace(
+        judge=judge, risk_level=risk_level, claim_types=claim_types, policy=policy
+    )
+    with Auditor(config) as auditor:  # fails fast on bad options; names the judge for the cache key
+        j, gate_policy = auditor.judge, auditor.gate.policy
+        calibration = auditor.calibration
+    # Everything that changes a report is in the cache key: judge, risk level, claim types, policy, calibration.
+    salt = json.dumps(
+        [
+            j.name,
+            j.version,
+            __version__,
+            config.risk_level,
+            list(config.claim_types or ()),
+            gate_policy.model_dump(mode="json"),
+            calibration.model_dump(mode="json") if calibration else None,
+        ],
+        sort_keys=True,
+    )
     store = ReportCache(cache) if cache else None
-    requests = [validate_request(e.raw) for e in examples]
+    requests = [validate_request(e.raw, config.limits) for e in examples]
     keys = [ReportCache.key(r, salt) for r in requests]
     reports: list[Report | None] = [store.get(k) if store else None for k in keys]
     todo = [i for i, r in enumerate(reports) if r is None]
     for _ in range(len(examples) - len(todo)):
         if on_result:
             on_result()
-    fresh: Iterator[Report] = audit_stream(
-        (requests[i] for i in todo), judge=judge, risk_level=risk_level, workers=workers
-    )
+    fresh: Iterator[Report] = audit_stream((requests[i] for i in todo), config, workers=workers)
     for i, report in zip(todo, fresh, strict=True):
         reports[i] = report
         if store:

@@ -312,7 +312,7 @@ class Report(_Model):
     hashes: RequestHashes
     judge: JudgeInfo
     options: AuditOptions
-    decision: Decision | None = None
+    decision: Decision
     """The gate's decision under the auditor's policy."""
     llm_calls: list[JudgeCall] = Field(default_factory=list)
     """Every LLM call made for this audit (none for the offline judge)."""

@@ -15,19 +15,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ragaudit.errors import InputError
+# The default limits live with the configuration; re-exported here, where callers have always found them.
+from ragaudit.config import MAX_ANSWER_CHARS as MAX_ANSWER_CHARS
+from ragaudit.config import MAX_ID_CHARS as MAX_ID_CHARS
+from ragaudit.config import MAX_QUESTION_CHARS as MAX_QUESTION_CHARS
+from ragaudit.config import MAX_SOURCE_CHARS as MAX_SOURCE_CHARS
+from ragaudit.config import MAX_SOURCES as MAX_SOURCES
+from ragaudit.config import Limits
+from ragaudit.errors import InputError, LimitError
 from ragaudit.models import AuditRequest, Source
-
-MAX_ANSWER_CHARS = 100_000
-"""Longest answer accepted, in characters."""
-MAX_SOURCE_CHARS = 2_000_000
-"""Most source text accepted per request, in characters (all sources together)."""
-MAX_SOURCES = 500
-"""Most sources accepted per request."""
-MAX_QUESTION_CHARS = 10_000
-"""Longest question accepted, in characters."""
-MAX_ID_CHARS = 200
-"""Longest request or source id accepted, in characters."""
 
 SourcesLike = Sequence[Source | Mapping[str, Any] | str]
 
@@ -60,7 +56,7 @@ def _describe(error: Mapping[str, Any]) -> str:
     return f"field '{loc}': {error['msg']}"
 
 
-def validate_request(data: object) -> AuditRequest:
+def validate_request(data: object, limits: Limits | None = None) -> AuditRequest:
     """Turn a decoded JSON value into a checked :class:`AuditRequest`, or raise :class:`InputError`."""
     if not isinstance(data, Mapping):
         raise InputError(f"expected a JSON object with 'answer' and 'sources', got {type(data).__name__}")
@@ -71,39 +67,49 @@ def validate_request(data: object) -> AuditRequest:
             _describe(exc.errors()[0])
             + '; a request is {"answer": str, "sources": [{"id": str, "text": str}], "question": str|null}'
         ) from None
-    check_request(request)
+    check_request(request, limits)
     return request
 
 
-def check_request(request: AuditRequest) -> None:
-    """Raise :class:`InputError` for a request that cannot be audited meaningfully."""
+_DEFAULT_LIMITS = Limits()
+
+
+def check_request(request: AuditRequest, limits: Limits | None = None) -> None:
+    """Raise :class:`InputError` for a request that cannot be audited.
+
+    Over a size limit of ``limits`` (answer length, source text, number of sources) it is a
+    :class:`LimitError`; an over-long question or id is a malformed field, a plain :class:`InputError`.
+    """
+    limits = limits or _DEFAULT_LIMITS
     if not request.answer.strip():
         raise InputError("the answer is empty; give the generated text to audit in 'answer'")
     if not request.sources:
         raise InputError(
             "no sources were given; an answer can only be audited against the passages it was generated from"
         )
-    if len(request.answer) > MAX_ANSWER_CHARS:
-        raise InputError(
-            f"the answer has {len(request.answer):,} characters, over the limit of {MAX_ANSWER_CHARS:,}; split it"
+    if len(request.answer) > limits.answer_chars:
+        raise LimitError(
+            f"the answer has {len(request.answer):,} characters, over the limit of {limits.answer_chars:,}; split it"
         )
-    if request.question is not None and len(request.question) > MAX_QUESTION_CHARS:
+    if request.question is not None and len(request.question) > limits.question_chars:
         raise InputError(
-            f"the question has {len(request.question):,} characters, over the limit of {MAX_QUESTION_CHARS:,}"
+            f"the question has {len(request.question):,} characters, over the limit of {limits.question_chars:,}"
         )
-    if request.id is not None and len(request.id) > MAX_ID_CHARS:
-        raise InputError(f"the request id has {len(request.id):,} characters, over the limit of {MAX_ID_CHARS}")
-    if len(request.sources) > MAX_SOURCES:
-        raise InputError(f"{len(request.sources)} sources is over the limit of {MAX_SOURCES}")
+    if request.id is not None and len(request.id) > limits.id_chars:
+        raise InputError(f"the request id has {len(request.id):,} characters, over the limit of {limits.id_chars}")
+    if len(request.sources) > limits.sources:
+        raise LimitError(f"{len(request.sources)} sources is over the limit of {limits.sources}")
     total = sum(len(s.text) for s in request.sources)
-    if total > MAX_SOURCE_CHARS:
-        raise InputError(
-            f"the sources have {total:,} characters, over the limit of {MAX_SOURCE_CHARS:,}; pass only the passages the generator saw"
+    if total > limits.source_chars:
+        raise LimitError(
+            f"the sources have {total:,} characters, over the limit of {limits.source_chars:,}; pass only the passages the generator saw"
         )
     seen: set[str] = set()
     for s in request.sources:
-        if len(s.id) > MAX_ID_CHARS:
-            raise InputError(f"source id {s.id[:40]!r}… has {len(s.id):,} characters, over the limit of {MAX_ID_CHARS}")
+        if len(s.id) > limits.id_chars:
+            raise InputError(
+                f"source id {s.id[:40]!r}… has {len(s.id):,} characters, over the limit of {limits.id_chars}"
+            )
         if s.id in seen:
             raise InputError(f"source id {s.id!r} is used twice; every source needs a distinct id")
         seen.add(s.id)

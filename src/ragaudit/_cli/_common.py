@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import sys
 from enum import StrEnum
-from typing import Annotated, NoReturn
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ragaudit.render._safe import safe_markup
+
+if TYPE_CHECKING:
+    from ragaudit.config import AuditorConfig
 
 stderr = Console(stderr=True)
 
@@ -45,6 +49,20 @@ def progress() -> Progress:
     )
 
 
+def auditor_config(
+    judge: str, risk_level: RiskChoice, claim_types: list[str] | None = None, policy: Path | None = None
+) -> AuditorConfig:
+    """The one configuration every command audits with, from its options."""
+    from ragaudit.config import AuditorConfig
+
+    return AuditorConfig(
+        judge=judge,
+        risk_level=risk_level.value,
+        claim_types=claim_types or None,  # type: ignore[arg-type]  # checked by AuditorConfig
+        policy=policy,
+    )
+
+
 def read_stdin() -> bytes:
     """All of standard input, as bytes."""
     return sys.stdin.buffer.read()
@@ -60,6 +78,12 @@ ClaimTypesOpt = Annotated[
     typer.Option(
         "--claim-type",
         help="Audit only this claim type (repeatable): factual, interpretive, quantitative, temporal, attribution.",
+    ),
+]
+PolicyOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--policy", "-p", help="Policy file (TOML or YAML); default: the shipped policy.", envvar="RAGAUDIT_POLICY"
     ),
 ]
 WorkersOpt = Annotated[int | None, typer.Option("--workers", help="Processes for batches (default: one per core).")]

@@ -15,9 +15,11 @@ from ragaudit._cli._batch import Engine, build_config, run_batch
 from ragaudit._cli._common import (
     ClaimTypesOpt,
     JudgeOpt,
+    PolicyOpt,
     RiskChoice,
     RiskOpt,
     WorkersOpt,
+    auditor_config,
     fail,
     read_stdin,
 )
@@ -45,6 +47,7 @@ def audit(
     judge: JudgeOpt = "offline",
     risk_level: RiskOpt = RiskChoice.medium,
     claim_type: ClaimTypesOpt = None,
+    policy: PolicyOpt = None,
     workers: WorkersOpt = None,
     indent: Annotated[int | None, typer.Option("--indent", help="Indent JSON output.")] = None,
     engine: Annotated[
@@ -74,13 +77,13 @@ def audit(
     from ragaudit import Auditor
     from ragaudit.requests import read_request
 
-    options: dict[str, Any] = {"risk_level": risk_level.value, "claim_types": claim_type or None}
+    config = auditor_config(judge, risk_level, claim_type, policy)
     if batch is not None:
         if request is not None:
             fail("give either a request file or --batch, not both")
         if resume and overwrite:
             fail("give --resume or --overwrite, not both")
-        config, slice_out, gold_out = build_config(
+        batch_config, slice_out, gold_out = build_config(
             judge=judge,
             risk_level=risk_level.value,
             claim_types=claim_type or None,  # type: ignore[arg-type]
@@ -92,7 +95,7 @@ def audit(
         run_batch(
             batch,
             out,
-            config,
+            batch_config,
             view=view,
             workers=workers,
             engine=engine,
@@ -107,8 +110,8 @@ def audit(
     if request is None:
         fail("give a request file (or - for stdin), or --batch FILE; see ragaudit audit --help")
     req = read_request("<stdin>", read_stdin()) if request == "-" else read_request(request)
-    auditor = Auditor(judge, **options)
-    report = auditor.audit(req)
+    with Auditor(config) as auditor:
+        report = auditor.audit(req)
     if output_format is OutputFormat.text:
         from ragaudit.render import render_text
 

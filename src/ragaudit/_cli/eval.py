@@ -11,7 +11,16 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ragaudit._cli._common import EXIT_REGRESSION, JudgeOpt, RiskChoice, RiskOpt, WorkersOpt, stderr
+from ragaudit._cli._common import (
+    EXIT_REGRESSION,
+    ClaimTypesOpt,
+    JudgeOpt,
+    RiskChoice,
+    RiskOpt,
+    WorkersOpt,
+    auditor_config,
+    stderr,
+)
 from ragaudit._cli._common import progress as progress_bar
 from ragaudit.render._safe import safe_markup
 
@@ -29,6 +38,7 @@ def eval_command(
     html_out: Annotated[Path | None, typer.Option("--html", help="Write a self-contained HTML report here.")] = None,
     output_format: Annotated[str, typer.Option("--format", "-f", help="table or json.")] = "table",
     risk_level: RiskOpt = RiskChoice.medium,
+    claim_type: ClaimTypesOpt = None,
     workers: WorkersOpt = None,
     cache: Annotated[
         Path | None,
@@ -61,7 +71,8 @@ def eval_command(
         typer.Option("--write-policy", help="Write the policy with the picked threshold / calibration here."),
     ] = None,
     policy: Annotated[
-        Path | None, typer.Option("--policy", help="Policy to start from (default: the shipped one).")
+        Path | None,
+        typer.Option("--policy", help="Policy to audit with and tune from (default: the shipped one)."),
     ] = None,
 ) -> None:
     """Measure the auditor on labelled data: response, span and claim metrics with 95% intervals."""
@@ -76,8 +87,7 @@ def eval_command(
         task = progress.add_task("evaluating", total=len(examples))
         outcomes = ev.run(
             examples,
-            judge=judge,
-            risk_level=risk_level.value,
+            auditor_config(judge, risk_level, claim_type, policy),
             workers=workers,
             cache=cache,
             on_result=lambda: progress.advance(task),

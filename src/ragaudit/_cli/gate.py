@@ -9,21 +9,27 @@ from typing import Annotated
 
 import typer
 
-from ragaudit._cli._common import JudgeOpt, RiskChoice, RiskOpt, fail, read_stdin, stderr
+from ragaudit._cli._common import (
+    ClaimTypesOpt,
+    JudgeOpt,
+    PolicyOpt,
+    RiskChoice,
+    RiskOpt,
+    auditor_config,
+    fail,
+    read_stdin,
+    stderr,
+)
 from ragaudit.render._safe import printable, safe_markup
 
 
 def gate(
     request: Annotated[str | None, typer.Argument(help="Request JSON file, or - for stdin.")] = None,
     batch: Annotated[Path | None, typer.Option("--batch", help="JSON Lines file of requests to gate.")] = None,
-    policy: Annotated[
-        Path | None,
-        typer.Option(
-            "--policy", "-p", help="Policy file (TOML or YAML); default: the shipped policy.", envvar="RAGAUDIT_POLICY"
-        ),
-    ] = None,
+    policy: PolicyOpt = None,
     judge: JudgeOpt = "offline",
     risk_level: RiskOpt = RiskChoice.medium,
+    claim_type: ClaimTypesOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the decision(s) as JSON.")] = False,
 ) -> None:
     """Audit and gate: print the decision; exit 0 for deliver, 1 for any other decision, 2 for bad input."""
@@ -32,13 +38,12 @@ def gate(
     from ragaudit import Auditor
     from ragaudit.requests import read_batch, read_request
 
-    auditor = Auditor(judge, risk_level=risk_level.value, policy=policy)
+    auditor = Auditor(auditor_config(judge, risk_level, claim_type, policy))
     if batch is None:
         if request is None:
             fail("give a request file (or - for stdin), or --batch FILE; see ragaudit gate --help")
         req = read_request("<stdin>", read_stdin()) if request == "-" else read_request(request)
         decision = auditor.audit(req).decision
-        assert decision is not None
         if as_json:
             sys.stdout.write(decision.model_dump_json(indent=2) + "\n")
         else:
@@ -56,7 +61,6 @@ def gate(
             continue
         assert item.request is not None
         decision = auditor.audit(item.request).decision
-        assert decision is not None
         tally[decision.action] += 1
         label = printable(item.request.id or f"line {item.line}")
         sys.stdout.write(

@@ -32,258 +32,28 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import parse_qsl
 
-import httpx
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import ValidationError
 from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
 
-from ragaudit._text import analyze, content_keys
-from ragaudit.align import Alignment, SourceIndex
+from ragaudit.align import Alignment
 from ragaudit.errors import ConfigError, JudgeError
 from ragaudit.judges._base import JudgeContext, register_judge
+from ragaudit.judges._evidence import _Answer, states_claim, verify_evidence
 from ragaudit.judges._prompts import PROMPT_VERSION, TASKS, Task, output_schema, prompt_hash, system_prompt, user_prompt
-from ragaudit.models import ClaimStatus, Evidence, FabricatedEvidence, JudgeCall, Verdict
-
-OutputMode = Literal["json_schema", "json_object", "text"]
-_MODES: tuple[OutputMode, ...] = ("json_schema", "json_object", "text")
-_MIN_SUPPORT_COVERAGE = 0.34
-"""A supported verdict needs verified quotes that hold at least this share of the claim's terms."""
-
-
-class RetryableError(JudgeError):
-    """A transient failure: 429, 5xx, timeout, connection error."""
-
-    def __init__(self, message: str, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
-
-
-class UnsupportedMode(JudgeError):
-    """The server rejected the structured-output mode; try the next one."""
-
-
-# --- the model's answer ----------------------------------------------------------------------
-class _Quote(BaseModel):
-    source_id: str
-    quote: str
-
-
-class _Verdict(BaseModel):
-    claim_id: str
-    status: ClaimStatus
-    confidence: float = Field(ge=0.0, le=1.0)
-    explanation: str
-    evidence: list[_Quote] = Field(default_factory=list)
-    inferable: bool = False
-
-
-class _Answer(BaseModel):
-    verdicts: list[_Verdict]
-
-
-@dataclass(frozen=True, slots=True)
-class Completion:
-    """Text and token counts of one provider call."""
-
-    text: str
-    input_tokens: int
-    output_tokens: int
-
-
-# --- providers -------------------------------------------------------------------------------
-def _retry_after(response: httpx.Response) -> float | None:
-    value = response.headers.get("retry-after")
-    if value is None:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        return None
-
-
-def _classify(response: httpx.Response, mode: OutputMode | None) -> None:
-    """Raise the right error for a non-2xx response (the core decides whether to retry)."""
-    if response.status_code < 400:
-        return
-    body = response.text[:300]
-    if mode in ("json_schema", "json_object") and (
-        (
-            response.status_code in (400, 422, 500, 501)
-            and re.search(r"response_format|json_schema|schema|grammar", body, re.IGNORECASE)
-        )
-        or (mode == "json_schema" and response.status_code == 500)
-    ):
-        raise UnsupportedMode(f"server rejected response_format {mode}: HTTP {response.status_code}")
-    if response.status_code == 429 or response.status_code >= 500:
-        raise RetryableError(f"HTTP {response.status_code}: {body}", _retry_after(response))
-    if response.status_code in (401, 403):
-        raise JudgeError(
-            f"the LLM server refused the API key (HTTP {response.status_code}); check the key's environment variable"
-        )
-    raise JudgeError(f"HTTP {response.status_code} from the LLM server: {body}")
-
-
-class OpenAICompatible:
-    """Chat Completions over HTTP."""
-
-    def __init__(self, base_url: str, model: str, api_key: str | None, timeout: float) -> None:
-        self.base_url = base_url.rstrip("/")
-        self.model = model
-        self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self.timeout = timeout
-
-    def complete(
-        self, system: str, user: str, schema: dict[str, Any], mode: OutputMode, *, max_tokens: int, temperature: float
-    ) -> Completion:
-        """One chat completion in ``mode``."""
-        payload: dict[str, Any] = {
-            "model": self.model,
-            "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
-            "max_tokens": max_tokens,
-            "temperature": temperature,
-        }
-        if mode == "json_schema":
-            payload["response_format"] = {"type": "json_schema", "json_schema": {"name": "verdicts", "schema": schema}}
-        elif mode == "json_object":
-            # llama.cpp's server enforces a schema given this way; others ignore the extra key.
-            payload["response_format"] = {"type": "json_object", "schema": schema}
-        else:
-            payload["messages"][1]["content"] += "\nJSON schema of the output:\n" + json.dumps(schema)
-        try:
-            # A client per call: judges live as long as their auditor, and nothing is left open.
-            with httpx.Client(timeout=self.timeout) as client:
-                response = client.post(f"{self.base_url}/chat/completions", json=payload, headers=self._headers)
-        except httpx.TimeoutException as exc:
-            raise RetryableError(f"timed out after {self.timeout}s") from exc
-        except httpx.TransportError as exc:
-            raise RetryableError(f"cannot reach {self.base_url}: {exc.__class__.__name__}") from exc
-        _classify(response, mode)
-        try:
-            data = response.json()
-            text = data["choices"][0]["message"]["content"] or ""
-        except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise RetryableError(f"malformed completion envelope: {response.text[:200]}") from exc
-        usage = data.get("usage") or {}
-        return Completion(text, int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0)))
-
-
-class Anthropic:
-    """The Messages API over HTTP (schema in the prompt; the reply is prefilled with ``{``)."""
-
-    def __init__(
-        self, model: str, api_key: str, timeout: float, base_url: str = "https://api.anthropic.com/v1"
-    ) -> None:
-        self.model = model
-        self.base_url = base_url.rstrip("/")
-        self._headers = {"x-api-key": api_key, "anthropic-version": "2023-06-01"}
-        self.timeout = timeout
-
-    def complete(
-        self, system: str, user: str, schema: dict[str, Any], mode: OutputMode, *, max_tokens: int, temperature: float
-    ) -> Completion:
-        """One message; structured output is asked for in the prompt."""
-        payload = {
-            "model": self.model,
-            "system": [{"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}],
-            "messages": [
-                {"role": "user", "content": user + "\nJSON schema of the output:\n" + json.dumps(schema)},
-                {"role": "assistant", "content": "{"},
-            ],
-            "max_tokens": max_tokens,
-            "temperature": temperature,
-        }
-        try:
-            with httpx.Client(timeout=self.timeout) as client:
-                response = client.post(f"{self.base_url}/messages", json=payload, headers=self._headers)
-        except httpx.TimeoutException as exc:
-            raise RetryableError("timed out") from exc
-        except httpx.TransportError as exc:
-            raise RetryableError(f"cannot reach {self.base_url}: {exc.__class__.__name__}") from exc
-        _classify(response, None)
-        try:
-            data = response.json()
-            text = "{" + "".join(block.get("text", "") for block in data["content"])
-        except (ValueError, KeyError, TypeError) as exc:
-            raise RetryableError(f"malformed message envelope: {response.text[:200]}") from exc
-        usage = data.get("usage") or {}
-        return Completion(text, int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0)))
-
-
-# --- evidence verification -------------------------------------------------------------------
-def _normalised(text: str) -> tuple[str, list[int]]:
-    """Lower-cased text with punctuation dropped and whitespace collapsed, and each char's origin."""
-    chars: list[str] = []
-    origin: list[int] = []
-    for i, ch in enumerate(text):
-        if ch.isalnum():
-            chars.append(ch.lower())
-            origin.append(i)
-        elif (ch.isspace() or not ch.isalnum()) and chars and chars[-1] != " ":
-            chars.append(" ")
-            origin.append(i)
-    return "".join(chars), origin
-
-
-def locate_quote(source: str, quote: str) -> tuple[int, int] | None:
-    """Offsets of ``quote`` in ``source``: exact first, then tolerant of whitespace, case, punctuation.
-
-    >>> locate_quote("The plant opened in 2012.", "plant  OPENED in 2012")
-    (4, 24)
-    """
-    quote = quote.strip().strip('"“”')
-    if not quote:
-        return None
-    exact = source.find(quote)
-    if exact >= 0:
-        return exact, exact + len(quote)
-    norm_source, origin = _normalised(source)
-    norm_quote = _normalised(quote)[0].strip()
-    if len(norm_quote) < 4:
-        return None
-    at = norm_source.find(norm_quote)
-    if at < 0:
-        return None
-    start = origin[at]
-    end = origin[at + len(norm_quote) - 1] + 1
-    return start, end
-
-
-def verify_evidence(
-    verdict: _Verdict, alignment: Alignment, index: SourceIndex
-) -> tuple[list[Evidence], list[FabricatedEvidence]]:
-    """Real evidence (exact source text and offsets) and the fabricated rest."""
-    real: list[Evidence] = []
-    fake: list[FabricatedEvidence] = []
-    relation = "contradicts" if verdict.status in ("contradicted", "synthesis_error") else "supports"
-    for q in verdict.evidence:
-        source = index.by_id.get(q.source_id)
-        if source is None:
-            fake.append(FabricatedEvidence(source_id=q.source_id, quote=q.quote, reason="unknown source"))
-            continue
-        span = locate_quote(source.text, q.quote)
-        if span is None:
-            fake.append(
-                FabricatedEvidence(source_id=q.source_id, quote=q.quote, reason="quote not found in the source")
-            )
-            continue
-        real.append(
-            Evidence(
-                source_id=source.id, start=span[0], end=span[1], quote=source.text[span[0] : span[1]], relation=relation
-            )
-        )
-    return real, fake
-
-
-def _states_claim(claim_text: str, evidence: Sequence[Evidence]) -> bool:
-    keys = set(content_keys(analyze(claim_text)))
-    if not keys:
-        return bool(evidence)
-    quoted = {k for e in evidence for k in content_keys(analyze(e.quote))}
-    return len(keys & quoted) / len(keys) >= _MIN_SUPPORT_COVERAGE
+from ragaudit.judges._providers import (
+    MODES,
+    Anthropic,
+    Completion,
+    OpenAICompatible,
+    OutputMode,
+    RetryableError,
+    UnsupportedMode,
+)
+from ragaudit.models import ClaimStatus, JudgeCall, Verdict
 
 
 # --- the judge -------------------------------------------------------------------------------
@@ -341,10 +111,11 @@ class LLMJudge:
         self.output_price = output_price
         self.batch = max(1, batch)
         self._gate = threading.BoundedSemaphore(max(1, concurrency))
-        self._modes: list[OutputMode] = list(_MODES) if isinstance(provider, OpenAICompatible) else ["text"]
+        self._modes: list[OutputMode] = list(MODES) if isinstance(provider, OpenAICompatible) else ["text"]
         self._cache: OrderedDict[str, tuple[_Answer, int, int]] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
+        self._modes_lock = threading.Lock()
 
     def judge(self, alignments: list[Alignment], context: JudgeContext) -> list[Verdict]:
         """Judge every claim, in batches, through the harness."""
@@ -436,17 +207,25 @@ class LLMJudge:
 
     def _complete(self, system: str, user: str, schema: dict[str, Any]) -> tuple[Completion, float]:
         while True:
-            mode = self._modes[0]
+            with self._modes_lock:
+                mode = self._modes[0]
             try:
                 with self._gate:
                     t0 = time.perf_counter()
                     completion = self._with_retries(system, user, schema, mode)
                     return completion, (time.perf_counter() - t0) * 1000
             except UnsupportedMode:
-                # Negotiated once per judge: later calls start from the mode that worked.
-                if len(self._modes) == 1:
-                    raise
-                self._modes.pop(0)
+                # Negotiated once per judge: later calls start from the mode that worked. Threads share the
+                # judge, so drop a mode only if it is still first (another thread may have dropped it already).
+                with self._modes_lock:
+                    if self._modes[0] == mode:
+                        if len(self._modes) == 1:
+                            raise
+                        self._modes.pop(0)
+
+    def close(self) -> None:
+        """Close the provider's pooled HTTP connections (the auditor that built this judge calls it)."""
+        self.provider.close()
 
     def _with_retries(self, system: str, user: str, schema: dict[str, Any], mode: OutputMode) -> Completion:
         def wait(state: RetryCallState) -> float:
@@ -495,7 +274,7 @@ class LLMJudge:
             status: ClaimStatus = v.status
             explanation = v.explanation.strip() or "No explanation given."
             escalation = None
-            if status in ("supported", "partially_supported") and not _states_claim(a.claim.text, evidence):
+            if status in ("supported", "partially_supported") and not states_claim(a.claim.text, evidence):
                 # Never count a claim as supported on evidence that is missing, invented, or off-topic.
                 status = "unsupported"
                 escalation = f"{self.name} called it {v.status}, but its evidence " + (

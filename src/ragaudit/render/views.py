@@ -213,7 +213,7 @@ def factual_audit(report: Report) -> FactualAuditView:
                 citation_valid="N/A" if c.citation_check is None else c.citation_check.valid,
             )
         )
-    issues = report.decision.issues if report.decision else []
+    issues = report.decision.issues
     flagged = [
         FlaggedIssue(severity=i.severity, type=_FLAGGED_TYPE[i.type], description=i.description)
         for i in issues

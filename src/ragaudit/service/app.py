@@ -10,15 +10,42 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 from fastapi_offline import FastAPIOffline
+from sqlalchemy.exc import SQLAlchemyError
 
-from ragaudit.errors import RagAuditError
+from ragaudit.errors import (
+    ConfigError,
+    InputError,
+    JudgeError,
+    LimitError,
+    MissingExtraError,
+    RagAuditError,
+    StorageError,
+)
 from ragaudit.service._limits import BodyLimit
-from ragaudit.service._observe import configure_logging, event
+from ragaudit.service._observe import configure_logging, event, log
 from ragaudit.service.auth import ensure_admin
 from ragaudit.service.routes import router
 from ragaudit.service.settings import ServiceSettings, check_settings
 from ragaudit.service.store import Store, open_store
 from ragaudit.service.worker import Service
+
+# Each error family has its own status, so a client knows whether to fix the request, shrink it, or retry.
+_STATUS: tuple[tuple[type[RagAuditError], int, str], ...] = (
+    (LimitError, 413, "too_large"),
+    (InputError, 422, "bad_request"),
+    (StorageError, 503, "storage"),
+    (JudgeError, 502, "judge"),
+    (MissingExtraError, 500, "missing_extra"),
+    (ConfigError, 500, "config"),
+)
+
+
+def error_status(exc: RagAuditError) -> tuple[int, str]:
+    """The HTTP status and the metrics label of a library error."""
+    for family, status, kind in _STATUS:
+        if isinstance(exc, family):
+            return status, kind
+    return 500, "internal"
 
 
 def create_app(settings: ServiceSettings | None = None, store: Store | None = None) -> FastAPI:
@@ -80,10 +107,22 @@ def create_app(settings: ServiceSettings | None = None, store: Store | None = No
         return response
 
     @app.exception_handler(RagAuditError)
-    async def bad_input(request: Request, exc: RagAuditError) -> JSONResponse:
+    async def library_error(request: Request, exc: RagAuditError) -> JSONResponse:
+        status, kind = error_status(exc)
         service: Service = request.app.state.service
-        service.metrics.errors.labels("bad_request").inc()
-        return JSONResponse({"detail": str(exc)}, status_code=422)
+        service.metrics.errors.labels(kind).inc()
+        if status >= 500:
+            log.error("request failed", extra={"fields": {"kind": kind, "error": str(exc)}})
+        return JSONResponse({"detail": str(exc)}, status_code=status)
+
+    @app.exception_handler(SQLAlchemyError)
+    async def storage_error(request: Request, exc: SQLAlchemyError) -> JSONResponse:
+        # A query that failed mid-way (table gone, connection dropped, database locked): the database's
+        # own message names tables and SQL, so it goes to the log and the client gets the family only.
+        service: Service = request.app.state.service
+        service.metrics.errors.labels("storage").inc()
+        log.error("storage failed", extra={"fields": {"error": f"{exc.__class__.__name__}: {exc}"}})
+        return JSONResponse({"detail": "the audit trail is unavailable; try again later"}, status_code=503)
 
     app.include_router(router)
     return app

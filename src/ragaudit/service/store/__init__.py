@@ -27,15 +27,11 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ragaudit._vocab import ROLES as ROLES
 from ragaudit._vocab import ReviewDecision, Role
-from ragaudit.errors import ConfigError, RagAuditError
+from ragaudit.errors import ConfigError, StorageError
 from ragaudit.models import AuditRequest, Report
 from ragaudit.service.store._schema import api_keys, audits, jobs, retention_log, reviews
 
 DEFAULT_URL = "sqlite:///ragaudit.db"
-
-
-class StorageError(RagAuditError):
-    """The audit trail could not be read or written."""
 
 
 def now() -> datetime:
@@ -148,8 +144,8 @@ class Store:
             "risk_level": report.options.risk_level,
             "label": report.label,
             "faithfulness": report.faithfulness,
-            "decision": decision.action if decision else "deliver",
-            "decision_reasons": decision.reasons if decision else [],
+            "decision": decision.action,
+            "decision_reasons": decision.reasons,
             "report": report.model_dump(mode="json"),
             "request": request.model_dump(mode="json"),
             "latency_ms": round(latency_ms, 3),
