@@ -14,6 +14,7 @@ from ragaudit.errors import require_extra
 # Checked before anything imports them, so a missing extra is one line, not a traceback.
 for _module, _library in (
     ("fastapi", "fastapi"),
+    ("fastapi_offline", "fastapi-offline"),
     ("sqlalchemy", "sqlalchemy"),
     ("alembic", "alembic"),
     ("prometheus_client", "prometheus-client"),

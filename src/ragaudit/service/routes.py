@@ -254,7 +254,7 @@ def _done_payload(
         "id": audit_id,
         "state": "done",
         "created_at": created_at.isoformat(),
-        "decision": report.decision.model_dump(mode="json") if report.decision else None,
+        "decision": report.decision.model_dump(mode="json"),
         "request": request,
         "report": render_view(report, view),
     }

@@ -54,7 +54,7 @@ class Service:
             latency_ms=latency * 1000,
             created_at=created_at,
         )
-        decision = report.decision.action if report.decision else "deliver"
+        decision = report.decision.action
         self.metrics.audits.labels(mode, decision).inc()
         self.metrics.latency.labels(mode).observe(latency)
         self.metrics.judge_calls.labels(report.judge.name).inc()
