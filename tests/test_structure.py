@@ -8,8 +8,9 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = SRC / "ragaudit"
 MAX_LINES = 450
-# Owned by the verifier work and exempt for now: the word lists (_text.py) and the offline judge's rules.
-LONG_EXEMPT = {"_text.py", "judges/_offline.py"}
+# Owned by the verifier work and exempt until it splits them: the word lists (_text.py), the offline
+# judge's rules and the claim/evidence slots.
+LONG_EXEMPT = {"_text.py", "judges/_offline.py", "slots.py"}
 
 
 def _module_name(path: Path) -> str:
