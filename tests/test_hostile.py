@@ -225,3 +225,18 @@ def test_bad_parameters_exit_2_without_a_traceback(args: list[str], tmp_path: Pa
     proc = run_cli(*(a.format(gold=gold, policy=policy, tmp=tmp_path) for a in args))
     assert proc.returncode == 2, proc.stderr[-500:]
     assert "Traceback" not in proc.stderr and proc.stderr.strip()
+
+
+def test_source_conflicts_scale_linearly_with_the_number_of_sources() -> None:
+    """Every pair of matching sources was compared: 10x the sources cost 100x the time."""
+    auditor = Auditor()
+    answer = "The Lakeside plant opened in 2010 and employs 1,200 people. " * 5
+
+    def request(n: int) -> dict[str, object]:
+        texts = [f"The Lakeside plant opened in {1900 + i % 120} and employs {i + 5} people." for i in range(n)]
+        return {"answer": answer, "sources": [{"id": str(i), "text": t} for i, t in enumerate(texts)]}
+
+    few, many = request(50), request(500)
+    base = timed(lambda: auditor.audit(few))
+    took = timed(lambda: auditor.audit(many))
+    assert took <= max(3 * 10 * base, 0.5), f"500 sources: {took:.2f}s vs {base:.2f}s for 50"
