@@ -57,26 +57,30 @@ def evaluator() -> RagauditEvaluator:
 
 def test_is_a_base_evaluator_with_evaluation_results(evaluator: RagauditEvaluator) -> None:
     assert isinstance(evaluator, BaseEvaluator)
-    good = evaluator.evaluate(QUESTION, "The plant opened in 2012.", CONTEXTS)
-    bad = evaluator.evaluate(QUESTION, "The plant opened in 2010.", CONTEXTS)
+    good = evaluator.evaluate(QUESTION, "The Lakeside plant opened in 2012.", CONTEXTS)
+    bad = evaluator.evaluate(QUESTION, "The Lakeside plant opened in 2010.", CONTEXTS)
     assert isinstance(good, EvaluationResult) and isinstance(bad, EvaluationResult)
     assert (good.passing, good.score, good.invalid_result) == (True, 1.0, False)
     assert (bad.passing, bad.score) == (False, 0.0)
     assert bad.feedback is not None and bad.feedback.startswith("ragaudit regenerate: faithfulness 0.00")
-    assert "contradicted: The plant opened in 2010." in bad.feedback
+    assert "contradicted: The Lakeside plant opened in 2010." in bad.feedback
     assert bad.report is not None and bad.report.claims[0].evidence[0].source_id == "1"
-    assert (bad.query, bad.response, list(bad.contexts or [])) == (QUESTION, "The plant opened in 2010.", CONTEXTS)
+    assert (bad.query, bad.response, list(bad.contexts or [])) == (
+        QUESTION,
+        "The Lakeside plant opened in 2010.",
+        CONTEXTS,
+    )
 
 
 def test_aevaluate_and_evaluate_response(evaluator: RagauditEvaluator) -> None:
     from llama_index.core.schema import NodeWithScore, TextNode
 
     response = Response(
-        response="The plant opened in 2010.",
+        response="The Lakeside plant opened in 2010.",
         source_nodes=[NodeWithScore(node=TextNode(text=t), score=1.0) for t in CONTEXTS],
     )
     by_response = evaluator.evaluate_response(QUESTION, response)
-    by_async = asyncio.run(evaluator.aevaluate(QUESTION, "The plant opened in 2012.", CONTEXTS))
+    by_async = asyncio.run(evaluator.aevaluate(QUESTION, "The Lakeside plant opened in 2012.", CONTEXTS))
     by_async_response = asyncio.run(evaluator.aevaluate_response(QUESTION, response))
     assert by_response.passing is False and by_async_response.passing is False
     assert by_async.passing is True and by_async.score == 1.0
