@@ -19,6 +19,7 @@ from ragaudit.batch import audit_stream
 from ragaudit.config import AuditorConfig, Limits
 from ragaudit.errors import ConfigError, InputError, LimitError
 from ragaudit.gate import Policy
+from ragaudit.judges import Alignment, Judge, JudgeContext, JudgePrompt, Verdict
 from ragaudit.models import AuditRequest, Report
 
 SOURCES = [{"id": "1", "text": "The plant opened in 2012. It employs 500 people in two shifts."}]
@@ -166,4 +167,36 @@ def test_threads_share_an_llm_judge_and_negotiate_the_output_mode_once() -> None
     # (a race that dropped two modes would leave plain text).
     assert modes[0] == "json_object"
     used = [fmt for scenario, fmt in Handler.formats if scenario == "no_json_schema"]
+    Handler.formats.clear()  # the list is shared with the harness tests, which read it whole
     assert "text" not in {str(f) for f in used} and None not in used
+
+
+class EchoJudge:
+    """A judge written against the public protocol: every claim it is given is supported by its best unit."""
+
+    name = "echo"
+    version = "1"
+    model: str | None = "echo-model"
+    prompt: JudgePrompt | None = JudgePrompt(version="p1", hash="abc", task="claim_audit")
+
+    def __init__(self) -> None:
+        self.closed = False
+        self.seen: list[tuple[str, str | None]] = []
+
+    def judge(self, alignments: list[Alignment], context: JudgeContext) -> list[Verdict]:
+        self.seen += [(a.claim.text, context.question) for a in alignments]
+        return [Verdict(status="supported", confidence=0.5, explanation="echo") for _ in alignments]
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_a_judge_of_ones_own_plugs_in_and_stays_the_callers_to_close() -> None:
+    judge = EchoJudge()
+    assert isinstance(judge, Judge)
+    with ragaudit.Auditor(judge) as auditor:
+        report = auditor.audit(ANSWER, SOURCES, QUESTION)
+    assert judge.seen and judge.seen[0][1] == QUESTION
+    info = report.judge
+    assert (info.name, info.model, info.prompt_version, info.prompt_hash) == ("echo", "echo-model", "p1", "abc")
+    assert not judge.closed  # passed in by the caller: the auditor does not close it

@@ -15,7 +15,7 @@ from ragaudit.align import SourceIndex, align
 from ragaudit.config import AuditorConfig, Limits
 from ragaudit.errors import InputError
 from ragaudit.gate import Calibration, Gate, Policy
-from ragaudit.judges import Judge, JudgeContext, get_judge
+from ragaudit.judges import Judge, JudgeContext, JudgePrompt, get_judge
 from ragaudit.models import (
     AuditOptions,
     AuditRequest,
@@ -219,12 +219,14 @@ def as_request(
 
 def judge_info(judge: Judge) -> JudgeInfo:
     """What the report records about the judge."""
+    # Judges written before the protocol named ``model`` and ``prompt`` still work (as rule-based ones).
+    prompt: JudgePrompt | None = getattr(judge, "prompt", None)
     return JudgeInfo(
         name=judge.name,
         version=judge.version,
         model=getattr(judge, "model", None),
-        prompt_version=getattr(judge, "prompt_version", None),
-        prompt_hash=getattr(judge, "prompt_hash", None),
+        prompt_version=prompt.version if prompt else None,
+        prompt_hash=prompt.hash if prompt else None,
     )
 
 

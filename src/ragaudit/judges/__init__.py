@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ragaudit.align import Alignment
 from ragaudit.errors import MissingExtraError
-from ragaudit.judges._base import REGISTRY, Judge, JudgeContext, build_judge, register_judge
+from ragaudit.judges._base import REGISTRY, Judge, JudgeContext, JudgePrompt, build_judge, register_judge
+from ragaudit.models import Verdict
 
 
 def judge_names() -> list[str]:
@@ -55,4 +57,13 @@ def _needs_llm_extra(name: str) -> Callable[[str], Judge]:
     return factory
 
 
-__all__ = ["Judge", "JudgeContext", "get_judge", "judge_names", "register_judge"]
+__all__ = [
+    "Alignment",
+    "Judge",
+    "JudgeContext",
+    "JudgePrompt",
+    "Verdict",
+    "get_judge",
+    "judge_names",
+    "register_judge",
+]

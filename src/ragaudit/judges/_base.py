@@ -23,12 +23,33 @@ class JudgeContext:
     """LLM judges append a record of every call here; it goes into the report."""
 
 
+@dataclass(frozen=True, slots=True)
+class JudgePrompt:
+    """The prompt template an LLM judge asks with; reports record its version and hash."""
+
+    version: str
+    hash: str
+    """SHA-256 of the template, so a changed prompt never hides behind the same version."""
+    task: str | None = None
+    """Which template: claim_audit, factual_audit, classification or discrepancy."""
+
+
 @runtime_checkable
 class Judge(Protocol):
-    """Labels claims; one verdict per alignment, in order."""
+    """Labels claims; one verdict per alignment, in order.
+
+    Its input is public: each :class:`~ragaudit.align.Alignment` holds one claim (text, offsets,
+    type, citations) with its best evidence units in the sources, and the :class:`JudgeContext`
+    the request (question, answer, risk level, the source index). A judge says who it is: ``name``
+    and ``version`` (caches key on them), the ``model`` it asks (``None`` for rules) and its
+    ``prompt`` (``None`` when it has none). A judge that holds resources (HTTP connections) also
+    has ``close()``, which the :class:`~ragaudit.Auditor` that built it calls.
+    """
 
     name: str
     version: str
+    model: str | None
+    prompt: JudgePrompt | None
 
     def judge(self, alignments: list[Alignment], context: JudgeContext) -> list[Verdict]:
         """Return one verdict per alignment, in the same order."""

@@ -12,7 +12,7 @@ from collections import Counter
 
 from ragaudit.align import Alignment
 from ragaudit.errors import ConfigError
-from ragaudit.judges._base import Judge, JudgeContext, register_judge
+from ragaudit.judges._base import Judge, JudgeContext, JudgePrompt, register_judge
 from ragaudit.judges._base import build_judge as get_judge
 from ragaudit.metrics import fleiss_kappa
 from ragaudit.models import ClaimStatus, Verdict
@@ -27,6 +27,12 @@ _SEVERITY: dict[ClaimStatus, int] = {
 }
 
 
+def _close(judge: Judge) -> None:
+    close = getattr(judge, "close", None)
+    if callable(close):
+        close()
+
+
 class CascadeJudge:
     """The first judge decides every claim; claims it is unsure of (confidence below the threshold)
     go to the second judge. Each verdict names the judge that decided it."""
@@ -36,9 +42,13 @@ class CascadeJudge:
         # The combination changes whenever a part does (report caches key on the version).
         self.version = f"1.0({first.version},{second.version},{threshold})"
         self.name = f"cascade({first.name}→{second.name})"
-        self.model = getattr(second, "model", None)
-        self.prompt_version = getattr(second, "prompt_version", None)
-        self.prompt_hash = getattr(second, "prompt_hash", None)
+        self.model: str | None = second.model or first.model
+        self.prompt: JudgePrompt | None = second.prompt or first.prompt
+
+    def close(self) -> None:
+        """Close both judges."""
+        for judge in (self.first, self.second):
+            _close(judge)
 
     def judge(self, alignments: list[Alignment], context: JudgeContext) -> list[Verdict]:
         """Judge cheaply, then escalate the unsure claims to the stronger judge."""
@@ -67,12 +77,14 @@ class ConsensusJudge:
         self.judges, self.rule = judges, rule
         self.version = "1.0(" + ",".join(j.version for j in judges) + ")"
         self.name = f"consensus-{rule}({', '.join(j.name for j in judges)})"
-        self.model = None
-        self.prompt_version = next(
-            (getattr(j, "prompt_version", None) for j in judges if getattr(j, "prompt_version", None)), None
-        )
-        self.prompt_hash = None
+        self.model: str | None = None  # several
+        self.prompt: JudgePrompt | None = next((j.prompt for j in judges if j.prompt), None)
         self.last_kappa: float | None = None
+
+    def close(self) -> None:
+        """Close every judge."""
+        for judge in self.judges:
+            _close(judge)
 
     def judge(self, alignments: list[Alignment], context: JudgeContext) -> list[Verdict]:
         """Every judge votes; the rule picks the status; the verdict records the agreement."""

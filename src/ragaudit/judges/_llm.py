@@ -41,7 +41,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_aft
 
 from ragaudit.align import Alignment
 from ragaudit.errors import ConfigError, JudgeError
-from ragaudit.judges._base import JudgeContext, register_judge
+from ragaudit.judges._base import JudgeContext, JudgePrompt, register_judge
 from ragaudit.judges._evidence import _Answer, states_claim, verify_evidence
 from ragaudit.judges._prompts import PROMPT_VERSION, TASKS, Task, output_schema, prompt_hash, system_prompt, user_prompt
 from ragaudit.judges._providers import (
@@ -98,10 +98,11 @@ class LLMJudge:
             raise ConfigError(f"unknown task {task!r}: choose one of {', '.join(TASKS)}")
         self.provider = provider
         self.name = name
-        self.model = provider.model
+        self.model: str | None = provider.model
         self.task: Task = task
         self.prompt_version = PROMPT_VERSION
         self.prompt_hash = prompt_hash(task)
+        self.prompt: JudgePrompt | None = JudgePrompt(version=PROMPT_VERSION, hash=self.prompt_hash, task=task)
         self.max_tokens = max_tokens
         self.temperature = temperature
         self.retries = retries

@@ -24,7 +24,7 @@ from importlib import resources
 
 from ragaudit._text import ANTONYMS, CERTAINTY, LIGHT_WORDS, Term, analyze, is_year, name_keys, stem
 from ragaudit.align import Alignment, SourceIndex, Unit
-from ragaudit.judges._base import JudgeContext, register_judge
+from ragaudit.judges._base import JudgeContext, JudgePrompt, register_judge
 from ragaudit.models import Evidence, EvidenceRelation, Verdict
 from ragaudit.verify import PairResult, Verifier, Window
 from ragaudit.verify import load_model as load_verifier
@@ -379,6 +379,8 @@ class OfflineJudge:
     """The pair-level verifier (:mod:`ragaudit.verify`) plus the record-field rules; see the module docstring."""
 
     name = "offline"
+    model: str | None = None  # rules and a small trained verifier: no model is asked, no prompt is sent
+    prompt: JudgePrompt | None = None
 
     def __init__(self) -> None:
         # ``2.`` plus a digest of the shipped weights and thresholds: caches never serve stale reports.
