@@ -9,10 +9,15 @@ NAMES = ["Lakeside", "Northgate", "Riverbend", "Hillcrest", "Eastport", "Westfie
 BUILDERS = ["Norsk Hydro", "Alcoa", "Rio Tinto", "Hindalco"]
 
 
-def make_rows(n: int, *, start: int = 0) -> list[dict[str, Any]]:
-    """``n`` valid rows with unique ids; sources as lists of ``{id, text}``; a ``task`` and a gold ``label``."""
+def make_rows(n: int, *, start: int = 0, cycle: int | None = None) -> list[dict[str, Any]]:
+    """``n`` valid rows with unique ids; sources as lists of ``{id, text}``; a ``task`` and a gold ``label``.
+
+    With ``cycle``, the texts repeat every ``cycle`` rows (ids stay unique, so every row is its own
+    request): the judge's caches then make each audit cheap, for tests that need many rows.
+    """
     rows = []
-    for i in range(start, start + n):
+    for row in range(start, start + n):
+        i = row % cycle if cycle else row
         name, year, people = NAMES[i % len(NAMES)], 1960 + i % 60, 100 + 7 * i
         sources = [
             {"id": "1", "text": f"The {name} plant opened in {year} after three years of construction."},
@@ -29,7 +34,7 @@ def make_rows(n: int, *, start: int = 0) -> list[dict[str, Any]]:
             answer, label = f"About {people} people work at the {name} plant, most of them on two shifts.", "faithful"
         rows.append(
             {
-                "id": f"r{i}",
+                "id": f"r{row}",
                 "question": None if i % 3 == 0 else f"What do we know about the {name} plant?",
                 "answer": answer,
                 "sources": sources,

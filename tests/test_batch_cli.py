@@ -88,7 +88,7 @@ def test_existing_output_needs_resume_or_overwrite_and_a_torn_line_is_redone(tmp
 
 @pytest.mark.slow
 def test_kill_9_in_the_middle_then_rerun_audits_every_row_exactly_once(tmp_path: Path) -> None:
-    rows = make_rows(10_000)
+    rows = make_rows(10_000, cycle=16)  # distinct requests, repeated texts: cheap audits
     source, out = tmp_path / "logs.parquet", tmp_path / "reports.parquet"
     pq.write_table(pa.Table.from_pylist(rows), source)
     args = [sys.executable, "-m", "ragaudit", "audit", "--batch", str(source), "--out", str(out), "--workers", "2"]

@@ -48,7 +48,7 @@ def _single_process(rows: list[dict[str, Any]]) -> dict[str | None, dict[str, An
 def test_spark_reports_equal_single_process_reports_and_bad_rows_get_errors(
     spark: SparkSession, tmp_path: Path
 ) -> None:
-    good = make_rows(297)
+    good = make_rows(297, cycle=48)
     source = tmp_path / "logs.parquet"
     pq.write_table(pa.Table.from_pylist(good + BAD_ROWS), source)
     config = BatchConfig(keep=(("task", "task"), ("label", "gold_label")))
@@ -70,7 +70,7 @@ def test_spark_reports_equal_single_process_reports_and_bad_rows_get_errors(
 
 
 def test_spark_run_resumes_and_audits_every_row_exactly_once(spark: SparkSession, tmp_path: Path) -> None:
-    rows = as_json_sources(make_rows(240, start=1000))
+    rows = as_json_sources(make_rows(240, start=1000, cycle=24))
     source, partial, out = tmp_path / "logs.parquet", tmp_path / "first.parquet", tmp_path / "reports.parquet"
     pq.write_table(pa.Table.from_pylist(rows), source)
     pq.write_table(pa.Table.from_pylist(rows[:90]), partial)
@@ -113,7 +113,7 @@ def test_cli_spark_kill_9_mid_job_then_resume_audits_every_row_exactly_once(tmp_
     import sys
     import time
 
-    rows = make_rows(960, start=20_000)
+    rows = make_rows(960, start=20_000, cycle=16)
     source, out = tmp_path / "logs.parquet", tmp_path / "reports.parquet"
     pq.write_table(pa.Table.from_pylist(rows), source)
     command = [sys.executable, "-m", "ragaudit", "audit", "--batch", str(source), "--out", str(out)]

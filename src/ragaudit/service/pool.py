@@ -30,7 +30,10 @@ def _init_worker(judge: str, policy: str | None, index_cache_chars: int | None) 
     _judge, _policy = judge, policy
     if index_cache_chars is not None:  # this process's one source-index cache, bounded as configured
         shared_index_cache().max_chars = index_cache_chars
-    worker_auditor(BatchConfig(judge=judge, policy=policy))  # the common case is built before the first audit
+    # The common case is built, and its models loaded, before the first request reaches this process.
+    worker_auditor(BatchConfig(judge=judge, policy=policy)).audit(
+        {"answer": "The plant opened in 2012.", "sources": [{"id": "1", "text": "The plant opened in 2012."}]}
+    )
 
 
 def _audit_in_worker(request: AuditRequest, risk_level: RiskLevel, claim_types: tuple[ClaimType, ...] | None) -> str:
