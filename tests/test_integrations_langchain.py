@@ -205,3 +205,13 @@ def test_gate_is_a_traced_step(auditor: Auditor) -> None:
     gate_runs = [run for run in root.child_runs if run.name == "AuditGate"]
     assert len(gate_runs) == 1 and gate_runs[0].run_type == "chain"
     assert gate_runs[0].outputs is not None and gate_runs[0].outputs["audit"].decision.action == "regenerate"
+
+
+def test_gate_takes_an_auditor_config() -> None:
+    from ragaudit.config import AuditorConfig
+
+    gate = AuditGate(AuditorConfig(policy=Policy(name="lenient", threshold=0.4)), on_fail="raise")
+    unsupported = "The Lakeside plant opened in 2012 [1]. It was built by Norsk Hydro."
+    report = gate.invoke({"context": DOCS, "answer": unsupported})["audit"]
+    assert (report.decision.action, report.decision.policy) == ("deliver_with_caveat", "lenient")
+    gate.close()

@@ -140,3 +140,18 @@ def test_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
         "answer: The Lakeside plant opened in 2012.",
         "passing: True  score: 1.0",
     ]
+
+
+def test_takes_an_auditor_config_and_closes_only_what_it_built() -> None:
+    from ragaudit.config import AuditorConfig
+
+    built = RagauditEvaluator(AuditorConfig(risk_level="high"))
+    assert built.auditor.config.risk_level == "high"
+    result = built.evaluate(QUESTION, "The Lakeside plant opened in 2012.", CONTEXTS)
+    assert result.report is not None and result.report.options.risk_level == "high"
+    built.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        built.evaluate(QUESTION, "The Lakeside plant opened in 2012.", CONTEXTS)
+    mine = Auditor()
+    RagauditEvaluator(mine).close()
+    assert mine.audit("It opened in 2012.", CONTEXTS).label == "faithful"  # still open: it is the caller's

@@ -5,12 +5,35 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from ragaudit._pipeline import Auditor
 from ragaudit._vocab import GATE_ACTIONS, GateAction
+from ragaudit.config import AuditorConfig
 from ragaudit.errors import ConfigError, InputError
 from ragaudit.models import Report, Source
 
 FAILING_ACTIONS: tuple[GateAction, ...] = ("regenerate", "human_review", "block")
 """Gate actions after which an answer should not reach the user as it is."""
+
+
+def as_auditor(auditor: Auditor | AuditorConfig | None) -> Auditor:
+    """The auditor an integration uses: the one given, one built from a config, or an offline one.
+
+    An auditor passed in stays the caller's to close; one built here from a config (or the default)
+    is closed with the integration object's ``close()``.
+    """
+    return auditor if isinstance(auditor, Auditor) else Auditor(auditor)
+
+
+class OwnsAuditor:
+    """``close()`` for integration objects: closes the auditor only if the object built it."""
+
+    auditor: Auditor
+    _owns_auditor: bool
+
+    def close(self) -> None:
+        """Close the auditor this object built (an auditor passed in stays the caller's to close)."""
+        if self._owns_auditor:
+            self.auditor.close()
 
 
 def check_fail_on(fail_on: Collection[str]) -> frozenset[str]:

@@ -21,8 +21,18 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any, Literal
 
 from ragaudit._pipeline import Auditor
+from ragaudit.config import AuditorConfig
 from ragaudit.errors import ConfigError, InputError, MissingExtraError, RagAuditError
-from ragaudit.integrations._common import FAILING_ACTIONS, answer_text, check_fail_on, lookup, summary, to_sources
+from ragaudit.integrations._common import (
+    FAILING_ACTIONS,
+    OwnsAuditor,
+    answer_text,
+    as_auditor,
+    check_fail_on,
+    lookup,
+    summary,
+    to_sources,
+)
 from ragaudit.models import AuditRequest, Report
 
 try:
@@ -45,11 +55,12 @@ class AnswerRejected(RagAuditError):
         super().__init__(f"ragaudit gate rejected the answer: {summary(report)}")
 
 
-class AuditGate(Runnable[Mapping[str, Any], dict[str, Any]]):
+class AuditGate(OwnsAuditor, Runnable[Mapping[str, Any], dict[str, Any]]):
     """Audits the answer in a chain's output mapping and gates it by the auditor's policy.
 
     Args:
-        auditor: The :class:`ragaudit.Auditor` to use (its judge, policy and risk level); default: offline.
+        auditor: The :class:`ragaudit.Auditor` to use, or an :class:`ragaudit.config.AuditorConfig` to build one
+            from (judge, policy, risk level, …); default: the offline judge and the shipped policy.
         on_fail: ``annotate``, ``block`` or ``raise``: what to do when the action is in ``fail_on``.
         fail_on: Gate actions that count as a failure.
         answer_key: Field holding the answer (a string or a chat message).
@@ -66,7 +77,7 @@ class AuditGate(Runnable[Mapping[str, Any], dict[str, Any]]):
 
     def __init__(
         self,
-        auditor: Auditor | None = None,
+        auditor: Auditor | AuditorConfig | None = None,
         *,
         on_fail: OnFail = "annotate",
         fail_on: Collection[str] = FAILING_ACTIONS,
@@ -80,7 +91,8 @@ class AuditGate(Runnable[Mapping[str, Any], dict[str, Any]]):
     ) -> None:
         if on_fail not in ("annotate", "block", "raise"):
             raise ConfigError(f"on_fail must be annotate, block or raise, not {on_fail!r}")
-        self.auditor = auditor if auditor is not None else Auditor()
+        self.auditor = as_auditor(auditor)
+        self._owns_auditor = not isinstance(auditor, Auditor)
         self.on_fail: OnFail = on_fail
         self.fail_on = check_fail_on(fail_on)
         self.answer_key = answer_key
@@ -130,7 +142,7 @@ class AuditGate(Runnable[Mapping[str, Any], dict[str, Any]]):
         return self._call_with_config(self._gate, input, config, run_type="chain")
 
 
-class AuditEvaluator:
+class AuditEvaluator(OwnsAuditor):
     """An evaluator for LangSmith-style runs: ``evaluator(run, example)`` → ``{"key", "score", "comment"}``.
 
     The score is the report's faithfulness (1.0: every claim supported); the comment names the gate's
@@ -140,14 +152,15 @@ class AuditEvaluator:
 
     def __init__(
         self,
-        auditor: Auditor | None = None,
+        auditor: Auditor | AuditorConfig | None = None,
         *,
         key: str = "ragaudit_faithfulness",
         answer_key: str = "answer",
         sources_key: str = "context",
         question_key: str = "question",
     ) -> None:
-        self.auditor = auditor if auditor is not None else Auditor()
+        self.auditor = as_auditor(auditor)
+        self._owns_auditor = not isinstance(auditor, Auditor)
         self.key = key
         self.answer_key = answer_key
         self.sources_key = sources_key

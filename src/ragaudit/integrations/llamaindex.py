@@ -23,8 +23,9 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from ragaudit._pipeline import Auditor
+from ragaudit.config import AuditorConfig
 from ragaudit.errors import MissingExtraError, RagAuditError
-from ragaudit.integrations._common import FAILING_ACTIONS, check_fail_on, feedback, summary
+from ragaudit.integrations._common import FAILING_ACTIONS, OwnsAuditor, as_auditor, check_fail_on, feedback, summary
 from ragaudit.models import AuditRequest, Report, Source
 
 try:
@@ -63,23 +64,25 @@ class AuditEvaluationResult(EvaluationResult):
     """The full audit (claims, evidence, decision); None when the audit could not run."""
 
 
-class RagauditEvaluator(BaseEvaluator):
+class RagauditEvaluator(OwnsAuditor, BaseEvaluator):
     """Audits a LlamaIndex response against its contexts with a :class:`ragaudit.Auditor`.
 
     Args:
-        auditor: The auditor to use (judge, policy, risk level); default: the offline judge.
+        auditor: The :class:`ragaudit.Auditor` to use, or an :class:`ragaudit.config.AuditorConfig` to build one
+            from; default: the offline judge and the shipped policy.
         fail_on: Gate actions that make a result fail.
         on_report: Called with every report (e.g. :func:`ragaudit.integrations.otel.record_report`).
     """
 
     def __init__(
         self,
-        auditor: Auditor | None = None,
+        auditor: Auditor | AuditorConfig | None = None,
         *,
         fail_on: Collection[str] = FAILING_ACTIONS,
         on_report: Callable[[Report], object] | None = None,
     ) -> None:
-        self.auditor = auditor if auditor is not None else Auditor()
+        self.auditor = as_auditor(auditor)
+        self._owns_auditor = not isinstance(auditor, Auditor)
         self.fail_on = check_fail_on(fail_on)
         self.on_report = on_report
 
