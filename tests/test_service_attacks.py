@@ -283,3 +283,23 @@ def test_api_docs_need_no_internet(server: Server) -> None:
     assert assets and not [a for a in assets if a.startswith(("http:", "https:", "//"))]
     for asset in assets:
         assert httpx.get(server.url + asset).status_code == 200, asset
+
+
+SERVICE_CRASHERS = {
+    "lone surrogate": b'{"answer": "Paris \\ud800 is big.", "sources": [{"id": "1", "text": "Paris"}]}',
+    "deeply nested": b'{"answer": "x", "sources": ' + b"[" * 50_000 + b"]" * 50_000 + b"}",
+    "huge integer": b'{"answer": "x", "id": ' + b"9" * 5000 + b', "sources": [{"id": "1", "text": "a"}]}',
+    "not UTF-8": b'{"answer": "Paris \xff", "sources": [{"id": "1", "text": "a"}]}',
+    "not JSON": b'{"answer": ',
+    "huge number in text": b'{"answer": "It has ' + b"9" * 400 + b' people.", "sources": [{"id": "1", "text": "x"}]}',
+}
+
+
+@pytest.mark.parametrize("name", list(SERVICE_CRASHERS))
+def test_hostile_bodies_get_a_4xx_never_a_500(server: Server, name: str) -> None:
+    with server.client() as c:
+        r = c.post("/v1/audits", content=SERVICE_CRASHERS[name], headers={"Content-Type": "application/json"})
+        assert r.status_code < 500, r.text[:300]
+        if r.status_code >= 400:
+            assert "Traceback" not in r.text
+        assert c.get("/healthz").status_code == 200
