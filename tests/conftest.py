@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,36 @@ MARKER_OF_MODULE_PREFIX = {
     "test_batch_cli": "spark",
 }
 MARKER_OF_DIRECTORY = {"browser": "browser"}
+# Modules that run the `ragaudit` command or a fresh interpreter per test (about a second each, idle).
+CLI_MODULES = {
+    "test_cli.py",
+    "test_hostile.py",
+    "test_pytest_plugin.py",
+    "test_terminal_safety.py",
+    "test_packaging.py",
+}
+# Slow by nature: property-based fuzzing (thousands of inputs), and tests reading ../shared/benchmarks.
+SLOW_MODULES = {"test_fuzz.py"}
+
+
+_SPAWN = re.compile(r"\bsubprocess\b|\bsys\.executable\b|\bpytester\b")
+
+
+def _spawns_a_process(item: pytest.Item) -> bool:
+    """Does the test (or a helper of its module that it calls) start `ragaudit` or Python in a subprocess?"""
+    function = getattr(item, "function", None)
+    if function is None:
+        return False
+    source = inspect.getsource(function)
+    if _SPAWN.search(source):
+        return True
+    module = inspect.getmodule(function)
+    for name in set(re.findall(r"\b(\w+)\(", source)):
+        helper = getattr(module, name, None)
+        local = inspect.isfunction(helper) and helper is not function and helper.__module__ == function.__module__
+        if local and _SPAWN.search(inspect.getsource(helper)):
+            return True
+    return False
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -35,6 +67,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         )
         if marker:
             item.add_marker(marker)
+        if _spawns_a_process(item):
+            item.add_marker("cli")
+        if path.name in SLOW_MODULES or "benchmark" in item.name:
+            item.add_marker("slow")
 
 
 @pytest.fixture(autouse=True)

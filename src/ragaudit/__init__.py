@@ -14,6 +14,7 @@ from ragaudit.errors import ConfigError, InputError, JudgeError, MissingExtraErr
 if TYPE_CHECKING:
     from ragaudit._cache import IndexCache
     from ragaudit._pipeline import Auditor, audit
+    from ragaudit.config import AuditorConfig, Limits
     from ragaudit.models import AuditRequest, Claim, ClaimResult, Evidence, Report, Source, Verdict
 
 __version__ = "0.1.0"
@@ -22,6 +23,8 @@ _LAZY = {
     "IndexCache": "ragaudit._cache",
     "Auditor": "ragaudit._pipeline",
     "audit": "ragaudit._pipeline",
+    "AuditorConfig": "ragaudit.config",
+    "Limits": "ragaudit.config",
     "AuditRequest": "ragaudit.models",
     "Claim": "ragaudit.models",
     "ClaimResult": "ragaudit.models",
@@ -34,6 +37,7 @@ _LAZY = {
 __all__ = [
     "AuditRequest",
     "Auditor",
+    "AuditorConfig",
     "Claim",
     "ClaimResult",
     "ConfigError",
@@ -41,6 +45,7 @@ __all__ = [
     "IndexCache",
     "InputError",
     "JudgeError",
+    "Limits",
     "MissingExtraError",
     "RagAuditError",
     "Report",
