@@ -40,6 +40,8 @@ SHORT_BUDGET_S = 0.25
 """An exponential pattern needs far more than this at SHORT characters; a linear one needs < 1 ms."""
 RATIO_LIMIT = 25.0
 """Slowest string vs. the linear baseline on the same string; quadratic patterns are ~100-1000x."""
+GROWTH_LIMIT = 24.0
+"""Time on 8x the length: linear is 8x, quadratic 64x."""
 FLOOR_S = 0.004
 """Below this, timings are noise and the pattern passes."""
 
@@ -231,10 +233,16 @@ def check_pattern(found: Found) -> str | None:
         budget = max(0.2, 4 * RATIO_LIMIT * base)  # far over the limit already: stop waiting
         took = min(_timed(pattern, long, budget, found.anchored) for _ in range(2))
         if took > FLOOR_S and took > RATIO_LIMIT * base:
-            return (
-                f"{found.where}: {took * 1000:.1f} ms on {len(long)} characters, {took / base:.0f}x the linear "
-                f"baseline ({base * 1000:.2f} ms); shape {short[:40]!r}…"
-            )
+            # Slow, but maybe only by a constant (a bounded window tried at every position): the
+            # same shape at an eighth of the length must then take about an eighth of the time.
+            eighth = long[:2] + long[2 : 2 + (len(long) - 4) // 8] + long[-2:]
+            small = min(_timed(pattern, eighth, budget, found.anchored) for _ in range(3))
+            if took == float("inf") or took > GROWTH_LIMIT * small:
+                return (
+                    f"{found.where}: {took * 1000:.1f} ms on {len(long)} characters, {took / base:.0f}x the linear "
+                    f"baseline ({base * 1000:.2f} ms) and {took / small:.0f}x its time on an eighth of it; "
+                    f"shape {short[:40]!r}…"
+                )
     return None
 
 
