@@ -63,6 +63,7 @@ def build_config(
     risk_level: RiskLevel,
     claim_types: list[ClaimType] | None,
     columns: list[str] | None,
+    policy: str | None = None,
     keep: list[str] | None,
     slice_by: str | None,
     gold: str | None,
@@ -86,6 +87,7 @@ def build_config(
         judge=judge,
         risk_level=risk_level,
         claim_types=tuple(claim_types) if claim_types else None,
+        policy=policy,
         columns=mapped,
         keep=tuple(kept),
     )

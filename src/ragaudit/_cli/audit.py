@@ -88,6 +88,7 @@ def audit(
             risk_level=risk_level.value,
             claim_types=claim_type or None,  # type: ignore[arg-type]
             columns=column,
+            policy=str(policy) if policy else None,
             keep=keep,
             slice_by=slice_by,
             gold=gold,
