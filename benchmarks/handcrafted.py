@@ -47,7 +47,9 @@ def score_case(case: dict[str, Any], report: Report) -> dict[str, Any]:
         span = (start, start + len(gold["quote"]))
         hit = [c for c in report.claims if _overlaps(span, (c.start, c.end))]
         found[gold["quote"]] = any(c.status != "supported" for c in hit)
-    conflicts_reported = [c for c in report.conflicts if c.answer_handling != "reported_conflict"]
+    # Gold ``source_conflict`` marks a genuine, unresolved disagreement, whether or not the answer
+    # reported it (5 of the 10 answers do): any conflict in the report counts as found.
+    conflicts_reported = list(report.conflicts)
     abstention = report.abstention
     return {
         "id": case["id"],

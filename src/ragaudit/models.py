@@ -181,7 +181,12 @@ class ClaimResult(_Model):
     fabricated_evidence: list[FabricatedEvidence] = Field(default_factory=list)
     agreement: float | None = None
     decided_by: str | None = None
-    """The signal that decided the status (see :class:`Verdict`)."""
+    """The signal that decided the status (see :class:`Verdict`); ``check:…`` when a check amended it."""
+    judge_status: ClaimStatus | None = None
+    """The judge's own verdict, when a check after the judge changed the status (else ``None``)."""
+    amended_by: list[str] = Field(default_factory=list)
+    """The checks that changed the status after the judge, in order (``check:synthesis``,
+    ``check:conflict``, ``check:abstention``)."""
 
 
 class Counts(_Model):
@@ -252,7 +257,9 @@ class SourceConflict(_Model):
     """Two sources disagree on a fact a claim states or depends on."""
 
     claim_id: str
-    kind: Literal["number", "date", "name", "negation"]
+    kind: Literal["number", "date", "name", "negation", "quantity", "time"]
+    """What the sources disagree on: a figure (``number``, or ``quantity`` with a unit), a date, a clock
+    time, a name, or whether something holds (``negation``)."""
     sides: list[ConflictSide]
     answer_handling: Literal["took_side_silently", "reported_conflict", "answer_error"]
     explanation: str

@@ -1,8 +1,11 @@
-"""Stage 4: checks that read the whole request: citations, abstention, source conflicts, synthesis.
+"""Stage 4: checks that read the whole request: synthesis, source conflicts, abstention, citations.
 
-Each check is a pure function in :mod:`ragaudit.checks._*`; :func:`run_checks` applies them in
-order (synthesis and inference first, since they can change a claim's status, then citations,
-which depend on statuses, then the request-level abstention and conflict findings).
+Each check reads every source's best window for each claim (:mod:`ragaudit.checks._support`).
+Checks that change a claim's status run after the judge and say so: the claim keeps the judge's
+verdict in ``judge_status``, names the checks in ``amended_by`` and ``decided_by``, and gets a
+confidence from the evidence the check read. Order: synthesis errors and arithmetic inference,
+then source conflicts, then the abstention check (claims that answer an unanswerable ask), then
+citations (which depend on the last).
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ from ragaudit.align import Alignment, SourceIndex
 from ragaudit.checks._abstention import check_abstention
 from ragaudit.checks._citations import check_citations
 from ragaudit.checks._conflicts import find_source_conflicts
+from ragaudit.checks._support import ClaimEvidence, claim_evidence
 from ragaudit.checks._synthesis import find_synthesis_error, is_inferable
-from ragaudit.models import AbstentionCheck, AuditRequest, ClaimResult, SourceConflict
+from ragaudit.models import AbstentionCheck, AuditRequest, ClaimResult, ClaimStatus, Evidence, SourceConflict
 from ragaudit.segment import Segmentation
 
 
@@ -28,6 +32,77 @@ class CheckOutcome:
     conflicts: list[SourceConflict] = field(default_factory=list)
 
 
+def amend(
+    claim: ClaimResult,
+    status: ClaimStatus,
+    step: str,
+    explanation: str,
+    confidence: float,
+    **update: object,
+) -> ClaimResult:
+    """A claim whose status a check changed, keeping the judge's verdict and naming the step."""
+    return claim.model_copy(
+        update={
+            "judge_status": claim.judge_status or claim.status,
+            "amended_by": [*claim.amended_by, step],
+            "decided_by": step,
+            "status": status,
+            "explanation": explanation,
+            "confidence": round(min(0.99, max(0.5, confidence)), 3),
+            **update,
+        }
+    )
+
+
+def _marker_groups(claims: Sequence[ClaimResult], segmentation: Segmentation) -> dict[str, list[int]]:
+    """For each cited claim, the positions of every claim its marker cites."""
+    owner: dict[int, int] = {}
+    for i, claim in enumerate(claims):
+        if not claim.citations:
+            continue
+        marker = next((k for k, m in enumerate(segmentation.markers) if m.start >= claim.end - 1), None)
+        if marker is not None:
+            owner[i] = marker
+    groups: dict[str, list[int]] = {}
+    for i, claim in enumerate(claims):
+        if i in owner:
+            groups[claim.id] = [j for j, m in owner.items() if m == owner[i] and claims[j].citations == claim.citations]
+        elif claim.citations:
+            groups[claim.id] = [i]
+    return groups
+
+
+def _synthesis(claim: ClaimResult, alignment: Alignment, evidence: ClaimEvidence, index: SourceIndex) -> ClaimResult:
+    synthesis = find_synthesis_error(alignment, index) if claim.status != "unsupported" else None
+    if synthesis is not None:
+        holder = next((s for s in evidence.by_source if s.source_id in synthesis.sources), None)
+        strength = holder.window.similarity if holder is not None else 0.6
+        return amend(
+            claim,
+            "synthesis_error",
+            "check:synthesis",
+            synthesis.explanation,
+            strength,
+            involved_sources=synthesis.sources,
+            evidence=synthesis.evidence,
+        )
+    if claim.status in ("unsupported", "partially_supported", "contradicted") and is_inferable(alignment, index):
+        # A figure that differs from every stated one but follows from them by arithmetic
+        # is an unstated inference, not a contradiction.
+        if claim.status == "contradicted":
+            return amend(
+                claim,
+                "unsupported",
+                "check:inference",
+                "Not stated in the sources, but the figures follow by arithmetic from stated ones.",
+                claim.confidence,
+                inferable=True,
+                evidence=[e.model_copy(update={"relation": "related"}) for e in claim.evidence],
+            )
+        return claim.model_copy(update={"inferable": True})
+    return claim
+
+
 def run_checks(
     request: AuditRequest,
     segmentation: Segmentation,
@@ -36,40 +111,70 @@ def run_checks(
     index: SourceIndex,
 ) -> CheckOutcome:
     """Run every check over one audited request."""
-    amended: list[ClaimResult] = []
-    for claim, alignment in zip(claims, alignments, strict=True):
-        synthesis = find_synthesis_error(alignment, index) if claim.status != "unsupported" else None
-        if synthesis is not None:
-            claim = claim.model_copy(
-                update={
-                    "status": "synthesis_error",
-                    "explanation": synthesis.explanation,
-                    "involved_sources": synthesis.sources,
-                    "evidence": synthesis.evidence,
-                    "confidence": 0.75,
-                }
+    evidence = claim_evidence(list(alignments), index)
+    amended = [
+        _synthesis(claim, alignment, ev, index)
+        for claim, alignment, ev in zip(claims, alignments, evidence, strict=True)
+    ]
+    texts = {s.id: s.text for s in request.sources}
+    findings = find_source_conflicts([c.id for c in amended], evidence, texts, request.answer, segmentation)
+    for finding in findings:
+        i = next(k for k, c in enumerate(amended) if c.id == finding.conflict.claim_id)
+        claim = amended[i]
+        if finding.conflict.answer_handling == "answer_error" or claim.status not in (
+            "supported",
+            "partially_supported",
+        ):
+            continue
+        if finding.conflict.answer_handling == "took_side_silently" and finding.holder is not None:
+            sides = [finding.holder, finding.rival]
+            amended[i] = amend(
+                claim,
+                "contradicted",
+                "check:conflict",
+                f"{finding.conflict.explanation[0].upper()}{finding.conflict.explanation[1:]}",
+                min(s.window.similarity for s in sides),
+                evidence=[
+                    Evidence(
+                        source_id=s.window.source_id,
+                        start=s.window.start,
+                        end=s.window.end,
+                        quote=s.window.text,
+                        relation="supports" if s is finding.holder else "contradicts",
+                    )
+                    for s in sides
+                ],
+                involved_sources=[s.source_id for s in sides],
             )
-        elif claim.status in ("unsupported", "partially_supported", "contradicted") and is_inferable(alignment, index):
-            # A figure that differs from every stated one but follows from them by arithmetic
-            # is an unstated inference, not a contradiction.
-            update: dict[str, object] = {"inferable": True}
-            if claim.status == "contradicted":
-                update |= {
-                    "status": "unsupported",
-                    "explanation": "Not stated in the sources, but the figures follow by arithmetic from stated ones.",
-                    "evidence": [e.model_copy(update={"relation": "related"}) for e in claim.evidence],
-                }
-            claim = claim.model_copy(update=update)
+    abstention: AbstentionCheck | None = None
+    invented: set[str] = set()
+    if request.question:
+        abstention, filled = check_abstention(request, segmentation, amended, index, evidence)
+        invented = set(filled)
+        for i, claim in enumerate(amended):
+            if claim.id in invented and claim.status != "unsupported":
+                amended[i] = amend(
+                    claim,
+                    "unsupported",
+                    "check:abstention",
+                    f"Answers '{'; '.join(abstention.gaps)}', which no source answers: the answer fills a gap.",
+                    claim.confidence,
+                    evidence=[],
+                )
+    groups = _marker_groups(amended, segmentation)
+    for i, claim in enumerate(amended):
         if claim.citations:
-            claim = claim.model_copy(update={"citation_check": check_citations(claim, request.sources)})
-        amended.append(claim)
-    conflicts = [c for claim in amended for c in find_source_conflicts(claim, request.answer, segmentation, index)]
-    abstention = check_abstention(request, segmentation, amended, index) if request.question else None
-    return CheckOutcome(claims=amended, abstention=abstention, conflicts=conflicts)
+            group = [evidence[j] for j in groups.get(claim.id, [i])]
+            if i not in groups.get(claim.id, [i]):
+                group.insert(0, evidence[i])
+            check = check_citations(claim, group, request.sources, invented=claim.id in invented)
+            amended[i] = claim.model_copy(update={"citation_check": check})
+    return CheckOutcome(claims=amended, abstention=abstention, conflicts=[f.conflict for f in findings])
 
 
 __all__ = [
     "CheckOutcome",
+    "amend",
     "check_abstention",
     "check_citations",
     "find_source_conflicts",

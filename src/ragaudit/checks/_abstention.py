@@ -1,76 +1,197 @@
-"""Abstention check: which parts of the question no source addresses, and did the answer say so."""
+"""Abstention check: which asks of the question no source answers, and what the answer did about them.
+
+The question is split into its asks (:mod:`ragaudit.checks._needs`). An ask is a gap when
+
+* the answer itself says the documents do not cover it (an abstention sentence that names the
+  documents or the answerer's inability, close in meaning to the ask), or
+* no source is about it (a word of the ask's own is in no source, or a year it names is not)
+  and the claim of the answer that answers it is not supported: the answer invented it.
+
+``answer_abstained_correctly`` is true when every gap is acknowledged and no claim fills one;
+claims that answer an unanswerable ask become ``unsupported`` (a recorded step).
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
 
 from ragaudit._text import LIGHT_WORDS, analyze
 from ragaudit.align import SourceIndex
+from ragaudit.checks._needs import Need, need_relevance, split_needs
+from ragaudit.checks._support import ClaimEvidence
+from ragaudit.embed import embed
 from ragaudit.models import AbstentionCheck, AuditRequest, ClaimResult
 from ragaudit.segment import Segmentation
+from ragaudit.slots import Quantity, extract, quantity_supported
 
-_QUESTION_WORDS = frozenset(
-    [
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "why",
-        "how",
-        "many",
-        "much",
-        "long",
-        "tell",
-        "explain",
-        "describe",
-        "list",
-    ]
+_DOCS = (
+    r"(?:sources?|passages?|documents?|docs|pages?|documentation|guide|guidance|polic(?:y|ies)|reports?|handbook|"
+    r"account|table|schedule|records?|materials?|information|text|key\ features|leaflet|notes?|results|they|it|"
+    r"neither|none\ of\ (?:them|these)|either)"
 )
+_SILENT = (
+    r"(?:(?:do(?:es)?\ not|don't|doesn't|did\ not|didn't|never)\s+(?:\w+\s+)?(?:say|state|mention|specify|give|include|"
+    r"cover|provide|list|contain|address|discuss|indicate|report|show|publish|quote|confirm|tell|break)"
+    r"|says?\ nothing|(?:is|are)\ silent|makes?\ no\ mention|no\ mention|(?:is|are)n't\ (?:stated|given|covered|mentioned|listed)"
+    r"|(?:is|are)\ not\ (?:stated|given|covered|mentioned|listed))"
+)
+_ABSTAIN_RE = re.compile(
+    rf"\b{_DOCS}\b[^.;]{{0,80}}?\b{_SILENT}\b"
+    r"|\b(?:I|we)\s+(?:can't|cannot|can\ not|couldn't|am\ unable\ to|was\ unable\ to)\s+(?:find|say|tell|confirm|see|give)\b"
+    r"|\bcan(?:'t|not)\ be\ (?:answered|worked\ out|determined|confirmed|found)\b"
+    r"|\bno\ (?:figures?|information|data|details?|numbers?|prices?|fares?)\b[^.;]{0,40}?\b(?:given|provided|stated|available|published)\b",
+    re.IGNORECASE | re.VERBOSE,
+)
+_REFERRAL_RE = re.compile(
+    r"\b(?:ask|check\ with|confirm(?:ed)?\ with|contact|get\ in\ touch|worth\ (?:asking|checking))\b", re.IGNORECASE
+)
+_SENTENCE_RE = re.compile(r"[^.!?;]+(?:[.!?;]+|$)")
+
+NEED_CLAIM_SIMILARITY = 0.45
+"""A claim this close in meaning to an ask (cosine) is taken as answering it."""
+NEED_ABSTENTION_SIMILARITY = 0.35
+"""An abstention sentence this close in meaning to an ask acknowledges that ask."""
 
 
-def question_gaps(question: str, index: SourceIndex) -> list[str]:
-    """Content words of the question that appear in no source (as written in the question)."""
-    gaps = []
-    for term in analyze(question):
-        word = question[term.start : term.end]
-        if term.kind not in ("word", "num", "time") or word.lower() in _QUESTION_WORDS or term.key in LIGHT_WORDS:
-            continue
-        if term.key not in index.vocabulary and word not in gaps:
-            gaps.append(word)
-    return gaps
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """One ask the sources do not answer."""
+
+    need: Need
+    acknowledged: bool
+    filled_by: tuple[str, ...]
+    """Ids of the claims that answer it anyway."""
+
+
+def abstention_spans(answer: str, segmentation: Segmentation) -> list[tuple[int, int]]:
+    """Sentences (or clauses) where the answer says the documents do not cover something."""
+    spans = [s for s in segmentation.abstentions if _ABSTAIN_RE.search(answer[s[0] : s[1]])]
+    for m in _SENTENCE_RE.finditer(answer):
+        if _ABSTAIN_RE.search(m.group()) and not any(a < m.end() and m.start() < b for a, b in spans):
+            spans.append(m.span())
+    return sorted(spans)
+
+
+def _missing_words(need: Need, index: SourceIndex, subject: frozenset[str]) -> list[str]:
+    """Words of the ask's own (not its subject) that no source has, as written."""
+    own = {k for k in need.keys if k not in subject and k not in LIGHT_WORDS and not k.startswith(("#", "@"))}
+    missing = [k for k in own if k not in index.vocabulary]
+    shown = [need.text[t.start : t.end] for t in analyze(need.text) if t.key in missing]
+    return list(dict.fromkeys(shown))
+
+
+def _novel_value(text: str, need: Need, pool: list[Quantity]) -> bool:
+    """The claim gives the figure the ask wants, and no source states that figure."""
+    if need.target not in ("amount", "number"):
+        return False
+    return any(not quantity_supported(q, pool) for q in extract(text).quantities)
+
+
+def _about_anything(claim_id: str, claims: Sequence[ClaimResult], evidence: Sequence[ClaimEvidence] | None) -> bool:
+    if evidence is None:
+        return False
+    i = next(k for k, c in enumerate(claims) if c.id == claim_id)
+    best = evidence[i].by_source[0] if evidence[i].by_source else None
+    return best is not None and best.about
+
+
+def find_gaps(
+    request: AuditRequest,
+    segmentation: Segmentation,
+    claims: Sequence[ClaimResult],
+    index: SourceIndex,
+    evidence: Sequence[ClaimEvidence] | None = None,
+) -> tuple[list[Gap], bool]:
+    """The question's unanswered asks, and whether the answer abstains anywhere."""
+    assert request.question is not None
+    needs = split_needs(request.question)
+    if not needs:
+        return [], False
+    subject = frozenset.intersection(*(n.keys for n in needs)) if len(needs) > 1 else frozenset()
+    spans = abstention_spans(request.answer, segmentation)
+    need_vectors = embed([n.text for n in needs])
+    span_vectors = embed([request.answer[a:b] for a, b in spans]) if spans else np.zeros((0, need_vectors.shape[1]))
+    claim_vectors = embed([c.text for c in claims]) if claims else np.zeros((0, need_vectors.shape[1]))
+    span_sims = span_vectors @ need_vectors.T
+    claim_sims = claim_vectors @ need_vectors.T
+    # Each abstention goes to the ask it is closest to, in meaning and in the ask's own words.
+    span_keys = [{t.key for t in analyze(request.answer[a:b])} for a, b in spans]
+    own_keys = [need.keys - subject or need.keys for need in needs]
+    fit = np.array(
+        [
+            [span_sims[i, j] + 0.5 * len(own_keys[j] & span_keys[i]) / max(1, len(own_keys[j])) for j in range(len(needs))]
+            for i in range(len(spans))
+        ]
+    ).reshape(len(spans), len(needs))
+    assigned = {int(fit[i].argmax()) for i in range(len(spans))}
+    pool = [q for s in request.sources for q in extract(s.text).quantities]
+    gaps: list[Gap] = []
+    for j, need in enumerate(needs):
+        acknowledged = j in assigned
+        answering = [
+            c
+            for i, c in enumerate(claims)
+            if claim_sims[i, j] >= NEED_CLAIM_SIMILARITY
+            and claim_sims[i, j] >= claim_sims[i].max() - 1e-6
+            and not any(a <= c.start < b for a, b in spans)
+            and not _REFERRAL_RE.search(c.text)
+        ]
+        relevance = need_relevance(need, index, subject)
+        missing = _missing_words(need, index, subject)
+        unanswered = bool(missing) or not relevance.years_found
+        # Invented: not supported, and no source window is even about it (a misjudged paraphrase
+        # of a source has one).
+        invented = tuple(
+            c.id
+            for c in answering
+            if c.status in ("unsupported", "partially_supported")
+            and (not _about_anything(c.id, claims, evidence) or _novel_value(c.text, need, pool))
+        )
+        if acknowledged:
+            gaps.append(Gap(need, True, invented if unanswered else ()))
+        elif unanswered and invented and not any(c.status == "supported" for c in answering):
+            gaps.append(Gap(need, False, invented))
+    return gaps, bool(spans)
 
 
 def check_abstention(
-    request: AuditRequest, segmentation: Segmentation, claims: Sequence[ClaimResult], index: SourceIndex
-) -> AbstentionCheck:
-    """Compare the question's coverage by the sources with what the answer did about any gap."""
-    assert request.question is not None
-    gaps = question_gaps(request.question, index)
-    abstained = bool(segmentation.abstentions)
+    request: AuditRequest,
+    segmentation: Segmentation,
+    claims: Sequence[ClaimResult],
+    index: SourceIndex,
+    evidence: Sequence[ClaimEvidence] | None = None,
+) -> tuple[AbstentionCheck, list[str]]:
+    """The abstention finding, and the ids of claims that answer an unanswerable ask."""
+    gaps, abstained = find_gaps(request, segmentation, claims, index, evidence)
     if not gaps:
-        return AbstentionCheck(
-            query_has_gap=False,
-            gaps=[],
-            answer_abstained=abstained,
-            answer_abstained_correctly=None,
-            explanation="Every part of the question is addressed by the sources.",
+        return (
+            AbstentionCheck(
+                query_has_gap=False,
+                gaps=[],
+                answer_abstained=abstained,
+                answer_abstained_correctly=None,
+                explanation="Every part of the question is answered by some source.",
+            ),
+            [],
         )
-    gap_keys = {t.key for g in gaps for t in analyze(g)}
-    filled = [c.id for c in claims if c.status != "supported" and gap_keys & {t.key for t in analyze(c.text)}]
-    shown = ", ".join(f"'{g}'" for g in gaps)
-    if abstained and not filled:
-        explanation = f"No source addresses {shown}; the answer says so instead of filling the gap."
-    elif abstained:
-        explanation = f"No source addresses {shown}; the answer says so but still makes unsupported claims about it ({', '.join(filled)})."
+    filled = [cid for g in gaps for cid in g.filled_by]
+    shown = "; ".join(f"'{g.need.text.rstrip('?')}'" for g in gaps)
+    correct = all(g.acknowledged for g in gaps) and not filled
+    if correct:
+        explanation = f"No source answers {shown}; the answer says so instead of filling the gap."
+    elif all(g.acknowledged for g in gaps):
+        explanation = f"No source answers {shown}; the answer says so but still answers it ({', '.join(filled)})."
     else:
-        explanation = f"No source addresses {shown}, and the answer does not acknowledge the gap."
-    return AbstentionCheck(
+        explanation = f"No source answers {shown}, and the answer invents an answer ({', '.join(filled)})."
+    check = AbstentionCheck(
         query_has_gap=True,
-        gaps=gaps,
+        gaps=[g.need.text for g in gaps],
         answer_abstained=abstained,
-        answer_abstained_correctly=abstained and not filled,
+        answer_abstained_correctly=correct,
         explanation=explanation,
     )
+    return check, filled

@@ -1,13 +1,23 @@
-"""Citation check: do a claim's inline citations name real sources that support it?"""
+"""Citation check: does each inline marker name a real source that holds the claims it cites?
+
+A marker cites every clause before it back to the previous marker or the sentence start (the
+segmenter gives each of those claims the marker's refs). A cited source is *unsupportive*
+(a fabricated attribution) when none of those clauses has a window in it about the claim,
+while another source has one clearly better, or when the claim answers something no source
+covers (an invented answer carries no real citation). A marker on the right passage whose
+content the answer misstates is not fabricated: the claim's status carries that error.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 
+from ragaudit.checks._support import ClaimEvidence
 from ragaudit.models import CitationCheck, ClaimResult, Source
 
-_SUPPORTIVE = ("supported", "partially_supported")
+MARGIN = 0.25
+"""Another source must be about the claim and score this much above the cited one."""
 
 
 def resolve_ref(ref: str, sources: Sequence[Source]) -> str | None:
@@ -37,8 +47,19 @@ def resolve_ref(ref: str, sources: Sequence[Source]) -> str | None:
     return None
 
 
-def check_citations(claim: ClaimResult, sources: Sequence[Source]) -> CitationCheck:
-    """Check ``claim.citations`` against the sources and the claim's own evidence."""
+def _about(evidence: ClaimEvidence, source_id: str) -> tuple[bool, float]:
+    support = evidence.get(source_id)
+    return (support.about, support.score) if support is not None else (False, 0.0)
+
+
+def check_citations(
+    claim: ClaimResult,
+    group: Sequence[ClaimEvidence],
+    sources: Sequence[Source],
+    *,
+    invented: bool = False,
+) -> CitationCheck:
+    """Judge each of ``claim.citations`` against the clauses its marker cites (``group``, this claim included)."""
     cited: list[str] = []
     unknown: list[str] = []
     for ref in claim.citations:
@@ -47,16 +68,29 @@ def check_citations(claim: ClaimResult, sources: Sequence[Source]) -> CitationCh
             unknown.append(ref)
         elif sid not in cited:
             cited.append(sid)
-    supporting = (
-        sorted({e.source_id for e in claim.evidence if e.relation == "supports"}, key=[s.id for s in sources].index)
-        if claim.status in _SUPPORTIVE
-        else []
+    unsupportive: list[str] = []
+    for sid in cited:
+        if invented:
+            unsupportive.append(sid)
+            continue
+        about_any = False
+        outscored = False
+        for evidence in group:
+            about, score = _about(evidence, sid)
+            about_any = about_any or about
+            rival = next((s for s in evidence.by_source if s.source_id != sid and s.about), None)
+            outscored = outscored or (rival is not None and rival.score - score >= MARGIN)
+        if not about_any and outscored:
+            unsupportive.append(sid)
+    own = group[0] if len(group) == 1 else next(
+        (g for g in group if g.alignment.claim.id == claim.id), group[0]
     )
-    unsupportive = [sid for sid in cited if sid not in supporting]
+    supporting = [s.source_id for s in own.by_source if s.supports] if not invented else []
+    order = [s.id for s in sources]
     return CitationCheck(
         cited=cited,
         unknown=unknown,
         unsupportive=unsupportive,
-        supporting_sources=supporting,
+        supporting_sources=sorted(supporting, key=order.index),
         valid=not unknown and not unsupportive,
     )

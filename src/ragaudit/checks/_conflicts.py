@@ -1,105 +1,205 @@
-"""Source conflicts: two sources disagree on a number or date that a claim states or depends on."""
+"""Source conflicts: two sources, each about a claim, that state different values for the same slot.
+
+For each claim, each source's best window about it (:mod:`ragaudit.checks._support`) gives its
+value for every slot the claim states: the first figure of the same dimension, the first date,
+year or clock time. Two sources disagree when one gives the claim's value and another gives a
+different one, or when they give two different values and the claim neither: and when both
+name whatever the claim names (otherwise they are about different things). An explicit
+amendment (one text replacing or amending another of the same issuer) is not a conflict.
+
+How the answer handled it: ``reported_conflict`` when the answer says the sources disagree,
+``took_side_silently`` when the claim states one side's value without saying so (the claim then
+becomes ``contradicted``, a recorded step), ``answer_error`` when it states neither.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
-from ragaudit._text import LIGHT_WORDS, analyze, is_year
-from ragaudit.align import SourceIndex, Unit
-from ragaudit.models import ClaimResult, ConflictSide, SourceConflict
+from ragaudit.checks._support import ClaimEvidence, SourceSupport
+from ragaudit.models import ConflictSide, SourceConflict
 from ragaudit.segment import Segmentation
+from ragaudit.slots import extract, quantity_supported
+
+ABOUT_SIMILARITY = 0.5
+"""Both windows must be at least this close in meaning to the claim."""
 
 _REPORTED_RE = re.compile(
-    r"\b(?:conflict\w*|disagree\w*|differ\w*|inconsistent|discrepan\w*|contradict\w*|"
-    r"(?:another|other|one|a second) (?:source|passage|document|report)s?|"
-    r"while (?:source|passage|document)|whereas|sources? (?:vary|say different))\b",
+    r"\b(?:disagree\w*|differ(?:s|ed|ent)?\b(?!\s+(?:from|to)\b)|conflict\w*|inconsistent|discrepan\w*|contradict\w*|"
+    r"(?:isn't|aren't|not)\s+consistent|don't\s+match|doesn't\s+match|"
+    r"(?:another|other|a\s+second)\s+(?:source|passage|document|report)\s+(?:says|gives|puts|states))",
     re.IGNORECASE,
 )
+_AMENDS_RE = re.compile(
+    r"\b(?:replace[sd]?|replacing|supersed\w+|amend\w*|no\s+longer\s+appl\w+|in\s+place\s+of|corrigendum|"
+    r"correct(?:ion|ed)\b|revoke[sd]?|now\s+reads)",
+    re.IGNORECASE,
+)
+_REVISES_RE = re.compile(r"\b(?:revised|updated?|rev\.|new\s+version|latest\s+version)\b", re.IGNORECASE)
 
 
-_MAX_CONFLICT_SOURCES = 16
-"""Sources compared per claim (the best-matching ones); pairs grow with its square."""
+@dataclass(frozen=True, slots=True)
+class Value:
+    """One value a text states, with the slot kind it fills."""
+
+    kind: str
+    """A quantity's dimension (``plain`` without one), ``year``, ``date`` or ``time``."""
+    number: float
+    month: int = 0
+    day: int | None = None
+    text: str = ""
+    start: int = 0
 
 
-def _raw_value(unit: Unit, key: str) -> str:
-    for t in analyze(unit.text):
-        if t.key == key:
-            return unit.text[t.start : t.end]
-    return key.lstrip("#@")
+def values(text: str) -> list[Value]:
+    """The values ``text`` states, in order."""
+    slots = extract(text)
+    out: list[Value] = []
+    for q in slots.quantities:
+        if q.dimension is None and q.raw.is_integer() and 1500 <= q.raw <= 2100:
+            out.append(Value("year", q.raw, text=q.text, start=q.start))
+        else:
+            out.append(Value(q.dimension or "plain", q.value if q.dimension else q.raw, text=q.text, start=q.start))
+    for d in slots.dates:
+        out.append(Value("date", float(d.year or 0), d.month, d.day, text=text[d.start : d.end] or d.text, start=d.start))
+    out.extend(Value("time", float(t), text=f"{t // 60:02d}:{t % 60:02d}", start=len(text)) for t in sorted(slots.times))
+    return sorted(out, key=lambda v: v.start)
+
+
+def same(a: Value, b: Value) -> bool:
+    """Whether two values of one kind agree (figures within rounding, dates on day and month)."""
+    if a.kind != b.kind:
+        return False
+    if a.kind == "date":
+        return a.month == b.month and (a.day is None or b.day is None or a.day == b.day)
+    if a.kind in ("year", "time"):
+        return a.number == b.number
+    q = next((x for x in extract(a.text).quantities), None)
+    if q is None:
+        return a.number == b.number
+    p = next((x for x in extract(b.text).quantities), None)
+    return p is not None and quantity_supported(q, [p], allow_derived=False)
+
+
+def _issuer(text: str) -> str:
+    head = re.split(r"\s[—–-]\s|[.:(]", text, maxsplit=1)[0]
+    words = re.findall(r"[A-Z][\w&'-]+", head)
+    return words[0].lower() if words else ""
+
+
+def is_amendment(a: str, b: str) -> bool:
+    """Whether one of two source texts explicitly amends or replaces the other (same issuer, or named)."""
+    for new, old in ((a, b), (b, a)):
+        same_issuer = bool(_issuer(new)) and _issuer(new) == _issuer(old)
+        if _AMENDS_RE.search(new) and (same_issuer or _issuer(old) in new.lower()):
+            return True
+        if _REVISES_RE.search(new) and same_issuer and _AMENDS_RE.search(new + " " + old):
+            return True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class ConflictFinding:
+    """A conflict on one claim, and whether the claim took one side."""
+
+    conflict: SourceConflict
+    holder: SourceSupport | None
+    rival: SourceSupport
+
+
+def _side(support: SourceSupport, value: Value) -> ConflictSide:
+    w = support.window
+    return ConflictSide(source_id=w.source_id, start=w.start, end=w.end, quote=w.text, value=value.text)
+
+
+def _kind(value: Value) -> str:
+    if value.kind in ("date", "year"):
+        return "date"
+    if value.kind == "time":
+        return "time"
+    return "number" if value.kind == "plain" else "quantity"
+
+
+def reported_in(answer: str, segmentation: Segmentation) -> bool:
+    """Whether the answer says the sources disagree."""
+    return bool(segmentation.conflict_notes) or bool(_REPORTED_RE.search(answer))
+
+
+def find_conflicts(
+    claim_id: str, evidence: ClaimEvidence, texts: dict[str, str], answer_reports: bool
+) -> list[ConflictFinding]:
+    """Pairs of sources about the claim that state different values for a slot it states."""
+    about = [s for s in evidence.by_source if s.about and s.window.similarity >= ABOUT_SIMILARITY]
+    if len(about) < 2:
+        return []
+    claim_text = evidence.alignment.claim.text
+    names = list(evidence.slots.names)
+    firsts: dict[str, dict[str, Value]] = {}
+    for s in about:
+        firsts[s.source_id] = {}
+        for v in values(s.window.text):
+            firsts[s.source_id].setdefault(v.kind, v)
+    findings: list[ConflictFinding] = []
+    seen: set[tuple[str, str, str]] = set()
+
+    def compatible(a: SourceSupport, b: SourceSupport) -> bool:
+        ta, tb = texts[a.source_id].lower(), texts[b.source_id].lower()
+        # Both must name what the claim names, or they are about different subjects.
+        if any((n in ta) != (n in tb) for n in names):
+            return False
+        return not is_amendment(texts[a.source_id], texts[b.source_id])
+
+    for cv in values(claim_text):
+        sides = [(s, firsts[s.source_id].get(cv.kind)) for s in about]
+        given = [(s, v) for s, v in sides if v is not None]
+        holders = [(s, v) for s, v in given if same(cv, v)]
+        rivals = [(s, v) for s, v in given if not same(cv, v)]
+        pairs: list[tuple[SourceSupport, Value, SourceSupport, Value, bool]] = []
+        if holders:
+            pairs = [(h, hv, r, rv, True) for h, hv in holders[:1] for r, rv in rivals]
+        elif len(rivals) >= 2:
+            (a, av), *rest = rivals
+            pairs = [(a, av, b, bv, False) for b, bv in rest if not same(av, bv)][:1]
+        for a, av, b, bv, took in pairs:
+            key = (a.source_id, b.source_id, _kind(cv))
+            if key in seen or not compatible(a, b):
+                continue
+            seen.add(key)
+            # A claim that states both values reports the conflict itself.
+            states_both = took and any(same(x, bv) for x in values(claim_text))
+            handling = (
+                "reported_conflict"
+                if answer_reports or states_both
+                else ("took_side_silently" if took else "answer_error")
+            )
+            said = {
+                "reported_conflict": "the answer reports the disagreement",
+                "took_side_silently": "the answer states one side's value without saying the sources disagree",
+                "answer_error": "the answer's own value matches neither source",
+            }[handling]
+            conflict = SourceConflict(
+                claim_id=claim_id,
+                kind=_kind(cv),  # type: ignore[arg-type]
+                sides=[_side(a, av), _side(b, bv)],
+                answer_handling=handling,  # type: ignore[arg-type]
+                explanation=(
+                    f"{a.source_id} gives '{av.text}' and {b.source_id} gives '{bv.text}' for "
+                    f"'{claim_text.strip()[:80]}'; {said}."
+                ),
+            )
+            findings.append(ConflictFinding(conflict, a if took else None, b))
+    return findings
 
 
 def find_source_conflicts(
-    claim: ClaimResult, answer: str, segmentation: Segmentation, index: SourceIndex
-) -> list[SourceConflict]:
-    """Pairs of sources that state different numbers about what ``claim`` talks about."""
-    claim_terms = analyze(claim.text)
-    words = {
-        t.key
-        for t in claim_terms
-        if t.kind == "word" and t.key not in LIGHT_WORDS and not _REPORTED_RE.fullmatch(claim.text[t.start : t.end])
-    }
-    numbers = {t.key for t in claim_terms if t.kind in ("num", "time")}
-    if len(words) < 2:
-        return []
-    best_by_source: dict[str, tuple[float, Unit]] = {}
-    for unit in index.units:
-        if not unit.numbers:
-            continue
-        shared = len(words & unit.keys)
-        share = shared / len(words)
-        if shared >= 2 and share >= 0.4 and share > best_by_source.get(unit.source_id, (0.0, unit))[0]:
-            best_by_source[unit.source_id] = (share, unit)
-    # Pairs are quadratic in sources: with hundreds of matching sources (2 M characters of them) this
-    # loop took tens of seconds per answer. The best-matching few, in source order, decide it.
-    ranked = sorted(best_by_source.items(), key=lambda item: -item[1][0])[:_MAX_CONFLICT_SOURCES]
-    keep = {source_id for source_id, _ in ranked}
-    units = [u for source_id, (_, u) in best_by_source.items() if source_id in keep]
-    conflicts: list[SourceConflict] = []
-    for i, a in enumerate(units):
-        for b in units[i + 1 :]:
-            only_a, only_b = a.numbers - b.numbers, b.numbers - a.numbers
-            # Compare like with like: years with years, other figures with other figures.
-            for want_year in (True, False):
-                va = sorted(k for k in only_a if is_year(k) == want_year)
-                vb = sorted(k for k in only_b if is_year(k) == want_year)
-                if not va or not vb:
-                    continue
-                kind = "date" if want_year or va[0][0] == "@" else "number"
-                value_a, value_b = _raw_value(a, va[0]), _raw_value(b, vb[0])
-                sentence = next(
-                    (answer[s:e] for s, e in _sentences_around(segmentation, claim) if s <= claim.start < e),
-                    claim.text,
-                )
-                mentions_both = va[0] in numbers and vb[0] in numbers
-                if mentions_both or _REPORTED_RE.search(answer):
-                    handling = "reported_conflict"
-                elif va[0] in numbers or vb[0] in numbers:
-                    handling = "took_side_silently"
-                else:
-                    handling = "answer_error"
-                said = {
-                    "reported_conflict": "the answer reports the disagreement",
-                    "took_side_silently": "the answer states one value without saying the sources disagree",
-                    "answer_error": "the answer's own value matches neither source",
-                }[handling]
-                conflicts.append(
-                    SourceConflict(
-                        claim_id=claim.id,
-                        kind=kind,
-                        sides=[
-                            ConflictSide(source_id=a.source_id, start=a.start, end=a.end, quote=a.text, value=value_a),
-                            ConflictSide(source_id=b.source_id, start=b.start, end=b.end, quote=b.text, value=value_b),
-                        ],
-                        answer_handling=handling,
-                        explanation=(
-                            f"{a.source_id} says {value_a} and {b.source_id} says {value_b} about "
-                            f"'{sentence.strip()[:80]}'; {said}."
-                        ),
-                    )
-                )
-                break
-    return conflicts
-
-
-def _sentences_around(segmentation: Segmentation, claim: ClaimResult) -> list[tuple[int, int]]:
-    return [(c.start, c.end) for c in segmentation.claims if c.id == claim.id]
+    claim_ids: Sequence[str],
+    evidence: Sequence[ClaimEvidence],
+    texts: dict[str, str],
+    answer: str,
+    segmentation: Segmentation,
+) -> list[ConflictFinding]:
+    """Conflicts over every claim of one answer."""
+    reports = reported_in(answer, segmentation)
+    return [f for cid, ev in zip(claim_ids, evidence, strict=True) for f in find_conflicts(cid, ev, texts, reports)]

@@ -1,0 +1,150 @@
+"""A question's information needs, and how well the sources answer each one.
+
+A need is one thing the question asks: a clause ("who commissioned the bridge"), one of two
+coordinated asks ("can I take my dog …, and how much does it cost?"). Its *target* is the kind
+of answer a wh-word wants (an amount, a date, a person …). A need is answerable when some
+source window is about it (close in meaning or covering its words) and, for a typed target,
+holds a value of that type.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from ragaudit._text import LIGHT_WORDS, STOPWORDS, analyze
+from ragaudit.align import SourceIndex
+from ragaudit.embed import embed
+from ragaudit.slots import extract
+from ragaudit.verify import unit_vectors
+
+_ASK = (
+    r"(?:what|what's|whats|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|"
+    r"will|would|should|has|have|may|must)"
+)
+# A new ask starts after a comma, "and"/"or" or a semicolon, with a wh-word or an auxiliary.
+_SPLIT_RE = re.compile(rf"(?:[;?]\s+|,\s*(?:and|or|but)?\s*|\s+(?:and|or|but)\s+)(?={_ASK}\b)", re.IGNORECASE)
+_TARGETS: tuple[tuple[str, str], ...] = (
+    (r"\bhow much\b|\bcost\b|\bprice\b|\bfee\b|\bfare\b|\bpremium\b|\bprize money\b", "amount"),
+    (r"\bhow many\b|\bwhat (?:number|percentage|share|proportion|rate|fraction)\b|\bhow (?:high|low|big|large|fast|far|heavy|old)\b", "number"),
+    (r"\bhow long\b|\bhow often\b|\bhow quickly\b", "number"),
+    (r"\bwhen\b|\bwhat (?:date|year|day|month|time)\b", "date"),
+    (r"\bwho\b|\bwhom\b|\bwhose\b", "name"),
+)
+_NUMBER_DIMENSIONS = frozenset({"money", "percent", "time", "length", "mass", "volume", "speed", "energy", "power"})
+
+
+@dataclass(frozen=True, slots=True)
+class Need:
+    """One ask of the question."""
+
+    text: str
+    start: int
+    end: int
+    keys: frozenset[str]
+    """Content keys of the ask (shared subject words included)."""
+    target: str | None
+    """``amount``, ``number``, ``date``, ``name`` or ``None`` (a yes/no or open ask)."""
+    years: frozenset[int]
+    """Years the ask is about ("the population in 1700")."""
+
+
+@dataclass(frozen=True, slots=True)
+class Relevance:
+    """How well the best source window answers a need."""
+
+    similarity: float
+    """Cosine of the need and its closest unit."""
+    coverage: float
+    """Share of the ask's own content words held by the best unit."""
+    typed: bool
+    """The relevant units hold a value of the ask's target type (always true without a target)."""
+    years_found: bool
+    """Every year the ask names appears in the sources."""
+    source_id: str | None
+    quote: str
+
+    def answerable(self, *, similarity: float, coverage: float) -> bool:
+        """Whether the sources hold an answer to the need, at these thresholds."""
+        about = self.similarity >= similarity or self.coverage >= coverage
+        return about and self.typed and self.years_found
+
+
+def _target(text: str) -> str | None:
+    for pattern, target in _TARGETS:
+        if re.search(pattern, text, re.IGNORECASE):
+            return target
+    return None
+
+
+def split_needs(question: str) -> list[Need]:
+    """Split a question into its asks.
+
+    >>> [n.text for n in split_needs("Can I take my dog on the coach, and how much does it cost?")]
+    ['Can I take my dog on the coach', 'how much does it cost?']
+    """
+    separators = list(_SPLIT_RE.finditer(question))
+    bounds = zip([0, *(m.end() for m in separators)], [*(m.start() for m in separators), len(question)], strict=True)
+    needs: list[Need] = []
+    for a, b in bounds:
+        piece = question[a:b]
+        text = piece.strip().rstrip(",;").strip()
+        # A condition ("If I catch the 07:42, …") sets the scene; it asks nothing.
+        if len(text) < 3 or re.match(r"(?i)(?:if|as|since|because|given|assuming)\b", text):
+            continue
+        start = a + piece.index(text[:1])
+        keys = frozenset(
+            t.key for t in analyze(text) if t.kind in ("word", "num", "time") and t.key not in STOPWORDS
+        )
+        years = frozenset(int(k[1:]) for k in keys if k[1:].isdigit() and 1000 <= int(k[1:]) <= 2100)
+        # An ask with no content words of its own ("is it paid?") still counts; one with none at all
+        # (a stray "and") does not.
+        if not keys:
+            continue
+        needs.append(Need(text, start, start + len(text), keys, _target(text), years))
+    return needs
+
+
+def _has_target(text: str, target: str) -> bool:
+    slots = extract(text)
+    if target == "amount":
+        return any(q.dimension in ("money", None) for q in slots.quantities) or "free" in text.lower()
+    if target == "number":
+        return bool(slots.quantities or slots.times) or bool(re.search(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b", text, re.I))
+    if target == "date":
+        return bool(slots.dates or slots.years or slots.times) or bool(
+            re.search(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|daily|weekly|annually|each)\b", text, re.I)
+        )
+    if target == "name":
+        return bool(slots.names)
+    return True
+
+
+def need_relevance(need: Need, index: SourceIndex, subject: frozenset[str] = frozenset()) -> Relevance:
+    """How well the sources of ``index`` answer ``need`` (``subject``: keys shared by every ask)."""
+    if not index.units:
+        return Relevance(0.0, 0.0, False, False, None, "")
+    vectors = unit_vectors(index)
+    sims = vectors @ embed([need.text])[0]
+    own = [k for k in need.keys if k not in subject and k not in LIGHT_WORDS] or [
+        k for k in need.keys if k not in LIGHT_WORDS
+    ]
+    covers = np.array([sum(1 for k in own if k in u.keys) / max(1, len(own)) for u in index.units])
+    score = 0.5 * sims + 0.5 * covers
+    order = np.argsort(-score)
+    best = int(order[0])
+    typed = need.target is None or any(
+        _has_target(index.units[int(i)].text, need.target) for i in order[:3] if score[int(i)] >= 0.5 * score[best]
+    )
+    years_found = all(f"#{y}" in index.numbers for y in need.years)
+    unit = index.units[best]
+    return Relevance(
+        similarity=float(sims.max()),
+        coverage=float(covers.max()),
+        typed=typed,
+        years_found=years_found,
+        source_id=unit.source_id,
+        quote=unit.text,
+    )

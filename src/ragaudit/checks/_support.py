@@ -1,0 +1,116 @@
+"""Per-source evidence for one claim: each source's best window about it, and where they disagree.
+
+The verifier (:mod:`ragaudit.verify`) looks for the best windows over all sources; the checks
+need the best window *of each source* (is the cited passage about the claim? do two sources
+say different things about it?). Windows are one unit or two adjacent units, scored like the
+verifier's: half meaning similarity (MiniLM cosine), half rarity-weighted lexical coverage.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+import numpy as np
+
+from ragaudit.align import Alignment, SourceIndex
+from ragaudit.embed import embed
+from ragaudit.slots import Mismatch, Slots, compare, extract
+from ragaudit.verify import Window, load_model, unit_vectors
+
+PAIR_PENALTY = 0.04
+"""A two-unit window must beat its better half by this much (as in the verifier)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSupport:
+    """One source's best window for a claim."""
+
+    source_id: str
+    window: Window
+    about: bool
+    """Close in meaning or covering most of the claim's words (the verifier's thresholds)."""
+    mismatches: tuple[Mismatch, ...]
+    """Slots on which the window disagrees with the claim (numbers, dates, units, times)."""
+
+    @property
+    def score(self) -> float:
+        """How much the window is about the claim."""
+        return self.window.score
+
+    @property
+    def supports(self) -> bool:
+        """About the claim and disagreeing on nothing."""
+        return self.about and not self.mismatches
+
+
+@dataclass(slots=True)
+class ClaimEvidence:
+    """Every source's best window for one claim, best first."""
+
+    alignment: Alignment
+    slots: Slots
+    """The claim's slots."""
+    by_source: list[SourceSupport] = field(default_factory=list)
+
+    def get(self, source_id: str) -> SourceSupport | None:
+        """The support of one source, if it has any text."""
+        return next((s for s in self.by_source if s.source_id == source_id), None)
+
+
+def _coverage(keys: set[str], alignment: Alignment) -> float:
+    total = sum(alignment.weights.values()) or 1.0
+    return sum(w for k, w in alignment.weights.items() if k in keys) / total
+
+
+def source_windows(alignment: Alignment, index: SourceIndex, vector: np.ndarray) -> dict[str, Window]:
+    """The best window of each source for the claim (one unit or two adjacent ones)."""
+    if not index.units:
+        return {}
+    vectors = unit_vectors(index)
+    sims = vectors @ vector
+    best: dict[str, tuple[float, Window]] = {}
+    units = index.units
+    for i, unit in enumerate(units):
+        spans = [(i, i)]
+        if i + 1 < len(units) and units[i + 1].source_id == unit.source_id:
+            spans.append((i, i + 1))
+        for a, b in spans:
+            chosen = units[a : b + 1]
+            if a == b:
+                similarity = float(sims[a])
+            else:
+                summed = vectors[a : b + 1].sum(axis=0)
+                similarity = float(summed @ vector / max(float(np.linalg.norm(summed)), 1e-9))
+            keys: set[str] = set().union(*(u.keys for u in chosen))
+            text = index.by_id[unit.source_id].text
+            window = Window(
+                unit.source_id,
+                chosen[0].start,
+                chosen[-1].end,
+                text[chosen[0].start : chosen[-1].end],
+                tuple(chosen),
+                similarity,
+                _coverage(keys, alignment),
+            )
+            rank = window.score - PAIR_PENALTY * (b - a)
+            if unit.source_id not in best or rank > best[unit.source_id][0]:
+                best[unit.source_id] = (rank, window)
+    return {sid: w for sid, (_, w) in best.items()}
+
+
+def claim_evidence(alignments: list[Alignment], index: SourceIndex) -> list[ClaimEvidence]:
+    """Per-source evidence for each claim, in order."""
+    if not alignments:
+        return []
+    model = load_model()
+    vectors = embed([a.claim.text for a in alignments])
+    out: list[ClaimEvidence] = []
+    for alignment, vector in zip(alignments, vectors, strict=True):
+        evidence = ClaimEvidence(alignment, extract(alignment.claim.text))
+        claim_slots = evidence.slots
+        for sid, window in source_windows(alignment, index, vector).items():
+            about = window.similarity >= model.about_similarity or window.coverage >= model.about_coverage
+            found = tuple(compare(claim_slots, extract(window.text), [])) if about else ()
+            evidence.by_source.append(SourceSupport(sid, window, about, found))
+        evidence.by_source.sort(key=lambda s: -s.score)
+        out.append(evidence)
+    return out
