@@ -36,11 +36,12 @@ _DOCS = (
 _SILENT = (
     r"(?:(?:do(?:es)?\ not|don't|doesn't|did\ not|didn't|never)\s+(?:\w+\s+)?(?:say|state|mention|specify|give|include|"
     r"cover|provide|list|contain|address|discuss|indicate|report|show|publish|quote|confirm|tell|break)"
-    r"|says?\ nothing|(?:is|are)\ silent|makes?\ no\ mention|no\ mention|(?:is|are)n't\ (?:stated|given|covered|mentioned|listed)"
+    r"|neither\ (?:\w+\ )?(?:says?|states?|mentions?|gives?|lists?|covers?|specif(?:y|ies))|says?\ nothing|(?:is|are)\ silent|makes?\ no\ mention|no\ mention|(?:is|are)n't\ (?:stated|given|covered|mentioned|listed)"
     r"|(?:is|are)\ not\ (?:stated|given|covered|mentioned|listed))"
 )
 _ABSTAIN_RE = re.compile(
     rf"\b{_DOCS}\b[^.;]{{0,80}}?\b{_SILENT}\b"
+    r"|\bneither\s+(?:\w+\s+)?(?:says|states|mentions|gives|lists|covers|specifies)\b"
     r"|\b(?:I|we)\s+(?:can't|cannot|can\ not|couldn't|am\ unable\ to|was\ unable\ to)\s+(?:find|say|tell|confirm|see|give)\b"
     r"|\bcan(?:'t|not)\ be\ (?:answered|worked\ out|determined|confirmed|found)\b"
     r"|\bno\ (?:figures?|information|data|details?|numbers?|prices?|fares?)\b[^.;]{0,40}?\b(?:given|provided|stated|available|published)\b",
@@ -51,10 +52,10 @@ _REFERRAL_RE = re.compile(
 )
 _SENTENCE_RE = re.compile(r"[^.!?;]+(?:[.!?;]+|$)")
 
-NEED_CLAIM_SIMILARITY = 0.45
+NEED_CLAIM_SIMILARITY = 0.55
 """A claim this close in meaning to an ask (cosine) is taken as answering it."""
-NEED_ABSTENTION_SIMILARITY = 0.35
-"""An abstention sentence this close in meaning to an ask acknowledges that ask."""
+MISSING_SHARE = 0.4
+"""An ask is beyond the sources when at least this share of its own words is in no source."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,14 +143,17 @@ def find_gaps(
         ]
         relevance = need_relevance(need, index, subject)
         missing = _missing_words(need, index, subject)
-        unanswered = bool(missing) or not relevance.years_found
+        own = {k for k in need.keys - subject if k not in LIGHT_WORDS and not k.startswith(("#", "@"))}
+        unanswered = len(missing) >= MISSING_SHARE * max(1, len(own)) or not relevance.years_found
         # Invented: not supported, and no source window is even about it (a misjudged paraphrase
         # of a source has one).
+        # Invented: not supported, and either the ask is beyond the sources, or no source window is
+        # even about the claim, or it gives a figure no source states.
         invented = tuple(
             c.id
             for c in answering
             if c.status in ("unsupported", "partially_supported")
-            and (not _about_anything(c.id, claims, evidence) or _novel_value(c.text, need, pool))
+            and (unanswered or not _about_anything(c.id, claims, evidence) or _novel_value(c.text, need, pool))
         )
         if acknowledged:
             gaps.append(Gap(need, True, invented if unanswered else ()))
