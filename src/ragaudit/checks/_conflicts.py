@@ -24,7 +24,9 @@ from ragaudit.segment import Segmentation
 from ragaudit.slots import extract, quantity_supported
 
 ABOUT_SIMILARITY = 0.5
-"""Both windows must be at least this close in meaning to the claim."""
+"""Both windows must be at least this close in meaning to the claim (and about it) …"""
+NEAR_SIMILARITY = 0.4
+"""… or this close and sharing another of its values, or in an answer that reports a disagreement."""
 
 _REPORTED_RE = re.compile(
     r"\b(?:disagree\w*|differ(?:s|ed|ent)?\b(?!\s+(?:from|to)\b)|conflict\w*|inconsistent|discrepan\w*|contradict\w*|"
@@ -40,12 +42,24 @@ _AMENDS_RE = re.compile(
 _REVISES_RE = re.compile(r"\b(?:revised|updated?|rev\.|new\s+version|latest\s+version)\b", re.IGNORECASE)
 
 
+_STAMP_RE = re.compile(r"\b(\d{1,2}):(\d{2})\.(\d{1,3})\b")
+"""A race or lap time with fractions of a second ("1:43.92")."""
+_PLAIN_MIN = 1000
+"""A figure without a unit is compared only from this size up (attendances, populations, counts)."""
+_CODE_RE = re.compile(r"\d+(?:\.\d+){2,}|\d+\s*[A-Z]{2,}\b")
+_RANGE_BOUND_RE = re.compile(r"(?:between|from)\s+\S+(?:\s*\S+)?\s+(?:and|to)\s+$|[–-]\s*$", re.IGNORECASE)
+
+
+def _after_letter(text: str, start: int) -> bool:
+    return start > 0 and (text[start - 1].isalpha() or text[start - 1] in "-_/")
+
+
 @dataclass(frozen=True, slots=True)
 class Value:
     """One value a text states, with the slot kind it fills."""
 
     kind: str
-    """A quantity's dimension (``plain`` without one), ``year``, ``date`` or ``time``."""
+    """A quantity's dimension (``plain`` without one), ``date``, ``clock`` (time of day) or ``stamp`` (a race time)."""
     number: float
     month: int = 0
     day: int | None = None
@@ -59,12 +73,19 @@ def values(text: str) -> list[Value]:
     out: list[Value] = []
     for q in slots.quantities:
         if q.dimension is None and q.raw.is_integer() and 1500 <= q.raw <= 2100:
-            out.append(Value("year", q.raw, text=q.text, start=q.start))
-        else:
-            out.append(Value(q.dimension or "plain", q.value if q.dimension else q.raw, text=q.text, start=q.start))
+            continue  # a bare year is as often a document's date as the fact's
+        if q.dimension is None and (q.raw < _PLAIN_MIN or _CODE_RE.match(text, q.start) or _after_letter(text, q.start)):
+            continue  # small counts, versions and model numbers are not disputed figures
+        out.append(Value(q.dimension or "plain", q.value if q.dimension else q.raw, text=q.text, start=q.start))
     for d in slots.dates:
         out.append(Value("date", float(d.year or 0), d.month, d.day, text=text[d.start : d.end] or d.text, start=d.start))
-    out.extend(Value("time", float(t), text=f"{t // 60:02d}:{t % 60:02d}", start=len(text)) for t in sorted(slots.times))
+    stamps = list(_STAMP_RE.finditer(text))
+    for m in stamps:
+        parts = [float(x) for x in re.split(r"[:.]", m.group()) if x]
+        seconds = parts[0] * 60 + parts[1] + (parts[2] / 10 ** len(m.group(3)) if m.group(3) else 0.0)
+        out.append(Value("stamp", seconds, text=m.group(), start=m.start()))
+    if not stamps:
+        out.extend(Value("clock", float(t), text=f"{t // 60:02d}:{t % 60:02d}", start=len(text)) for t in sorted(slots.times))
     return sorted(out, key=lambda v: v.start)
 
 
@@ -74,7 +95,7 @@ def same(a: Value, b: Value) -> bool:
         return False
     if a.kind == "date":
         return a.month == b.month and (a.day is None or b.day is None or a.day == b.day)
-    if a.kind in ("year", "time"):
+    if a.kind in ("clock", "stamp"):
         return a.number == b.number
     q = next((x for x in extract(a.text).quantities), None)
     if q is None:
@@ -117,7 +138,7 @@ def _side(support: SourceSupport, value: Value) -> ConflictSide:
 def _kind(value: Value) -> str:
     if value.kind in ("date", "year"):
         return "date"
-    if value.kind == "time":
+    if value.kind in ("clock", "stamp"):
         return "time"
     return "number" if value.kind == "plain" else "quantity"
 
@@ -131,39 +152,58 @@ def find_conflicts(
     claim_id: str, evidence: ClaimEvidence, texts: dict[str, str], answer_reports: bool
 ) -> list[ConflictFinding]:
     """Pairs of sources about the claim that state different values for a slot it states."""
-    about = [s for s in evidence.by_source if s.about and s.window.similarity >= ABOUT_SIMILARITY]
+    claim_text = evidence.alignment.claim.text
+    claim_values = values(claim_text)
+
+    def related(s: SourceSupport) -> bool:
+        # About the claim, or nearly so and sharing another of its values (the same event), or
+        # nearly so in an answer that itself says the sources disagree.
+        if s.about and s.window.similarity >= ABOUT_SIMILARITY:
+            return True
+        if s.window.similarity < NEAR_SIMILARITY:
+            return False
+        return answer_reports or any(same(cv, v) for cv in claim_values for v in values(s.window.text))
+
+    about = [s for s in evidence.by_source if related(s)]
     if len(about) < 2:
         return []
-    claim_text = evidence.alignment.claim.text
     names = list(evidence.slots.names)
-    firsts: dict[str, dict[str, Value]] = {}
-    for s in about:
-        firsts[s.source_id] = {}
-        for v in values(s.window.text):
-            firsts[s.source_id].setdefault(v.kind, v)
     findings: list[ConflictFinding] = []
     seen: set[tuple[str, str, str]] = set()
 
     def compatible(a: SourceSupport, b: SourceSupport) -> bool:
+        # Each source must name something the claim names, or they may be about different
+        # subjects (two offices, two products).
         ta, tb = texts[a.source_id].lower(), texts[b.source_id].lower()
-        # Both must name what the claim names, or they are about different subjects.
-        if any((n in ta) != (n in tb) for n in names):
+        if names and not (any(n in ta for n in names) and any(n in tb for n in names)):
             return False
         return not is_amendment(texts[a.source_id], texts[b.source_id])
 
-    for cv in values(claim_text):
-        sides = [(s, firsts[s.source_id].get(cv.kind)) for s in about]
-        given = [(s, v) for s, v in sides if v is not None]
-        holders = [(s, v) for s, v in given if same(cv, v)]
-        rivals = [(s, v) for s, v in given if not same(cv, v)]
+    for cv in claim_values:
+        holders: list[tuple[SourceSupport, Value]] = []
+        rivals: list[tuple[SourceSupport, Value]] = []
+        for s in about:
+            text = s.window.text
+            stated = [v for v in values(text) if v.kind == cv.kind]
+            if not stated:
+                continue
+            # A value inside a range ("between 5 °C and 8 °C") bounds the range; it is not stated.
+            matching = [v for v in stated if same(cv, v) and not _RANGE_BOUND_RE.search(text[max(0, v.start - 30) : v.start])]
+            if matching:
+                holders.append((s, matching[0]))
+            else:
+                # Values the claim also states (items of one list) do not dispute it; another does.
+                other = [v for v in stated if not any(same(x, v) for x in claim_values)]
+                if other:
+                    rivals.append((s, other[0]))
         pairs: list[tuple[SourceSupport, Value, SourceSupport, Value, bool]] = []
         if holders:
             pairs = [(h, hv, r, rv, True) for h, hv in holders[:1] for r, rv in rivals]
-        elif len(rivals) >= 2:
+        elif len(rivals) >= 2 and cv.kind not in ("plain", "time"):
             (a, av), *rest = rivals
             pairs = [(a, av, b, bv, False) for b, bv in rest if not same(av, bv)][:1]
         for a, av, b, bv, took in pairs:
-            key = (a.source_id, b.source_id, _kind(cv))
+            key = (min(a.source_id, b.source_id), max(a.source_id, b.source_id), _kind(cv))
             if key in seen or not compatible(a, b):
                 continue
             seen.add(key)
