@@ -44,10 +44,17 @@ _REVISES_RE = re.compile(r"\b(?:revised|updated?|rev\.|new\s+version|latest\s+ve
 
 _STAMP_RE = re.compile(r"\b(\d{1,2}):(\d{2})\.(\d{1,3})\b")
 """A race or lap time with fractions of a second ("1:43.92")."""
+_ADDITIVE_RE = re.compile(r"\b(?:additional|extra|further|another|plus|bonus|top-up|supplementary)\b", re.IGNORECASE)
+"""A value introduced as additional is another amount, not a different statement of the same one."""
 _PLAIN_MIN = 1000
 """A figure without a unit is compared only from this size up (attendances, populations, counts)."""
 _CODE_RE = re.compile(r"\d+(?:\.\d+){2,}|\d+\s*[A-Z]{2,}\b")
 _RANGE_BOUND_RE = re.compile(r"(?:between|from)\s+\S+(?:\s*\S+)?\s+(?:and|to)\s+$|[–-]\s*$", re.IGNORECASE)
+
+
+def _plain(text: str) -> str:
+    """Lower case, words only: "Ellory & Finch" and "ellory finch" meet."""
+    return " ".join(re.findall(r"[^\W_]+", text.lower()))
 
 
 def _after_letter(text: str, start: int) -> bool:
@@ -167,14 +174,14 @@ def find_conflicts(
     about = [s for s in evidence.by_source if related(s)]
     if len(about) < 2:
         return []
-    names = list(evidence.slots.names)
+    names = [_plain(n) for n in evidence.slots.names]
     findings: list[ConflictFinding] = []
     seen: set[tuple[str, str, str]] = set()
 
     def compatible(a: SourceSupport, b: SourceSupport) -> bool:
         # Each source must name something the claim names, or they may be about different
         # subjects (two offices, two products).
-        ta, tb = texts[a.source_id].lower(), texts[b.source_id].lower()
+        ta, tb = _plain(texts[a.source_id]), _plain(texts[b.source_id])
         if names and not (any(n in ta for n in names) and any(n in tb for n in names)):
             return False
         return not is_amendment(texts[a.source_id], texts[b.source_id])
@@ -193,7 +200,12 @@ def find_conflicts(
                 holders.append((s, matching[0]))
             else:
                 # Values the claim also states (items of one list) do not dispute it; another does.
-                other = [v for v in stated if not any(same(x, v) for x in claim_values)]
+                other = [
+                    v
+                    for v in stated
+                    if not any(same(x, v) for x in claim_values)
+                    and not _ADDITIVE_RE.search(text[max(0, v.start - 25) : v.start])
+                ]
                 if other:
                     rivals.append((s, other[0]))
         pairs: list[tuple[SourceSupport, Value, SourceSupport, Value, bool]] = []
