@@ -72,8 +72,18 @@ def _marker_groups(claims: Sequence[ClaimResult], segmentation: Segmentation) ->
     return groups
 
 
-def _synthesis(claim: ClaimResult, alignment: Alignment, evidence: ClaimEvidence, index: SourceIndex) -> ClaimResult:
-    synthesis = find_synthesis_error(alignment, index) if claim.status != "unsupported" else None
+def _sentence_start(answer: str, position: int) -> int:
+    cut = max(answer.rfind(". ", 0, position), answer.rfind("? ", 0, position), answer.rfind("! ", 0, position))
+    return cut + 2 if cut >= 0 else 0
+
+
+def _synthesis(
+    claim: ClaimResult, alignment: Alignment, evidence: ClaimEvidence, index: SourceIndex, answer: str
+) -> ClaimResult:
+    synthesis = None
+    if claim.status != "unsupported" and answer[claim.start : claim.end] == claim.text:
+        begin = _sentence_start(answer, claim.start)
+        synthesis = find_synthesis_error(claim.text, answer[begin : claim.end], claim.start - begin, index)
     if synthesis is not None:
         holder = next((s for s in evidence.by_source if s.source_id in synthesis.sources), None)
         strength = holder.window.similarity if holder is not None else 0.6
@@ -113,7 +123,7 @@ def run_checks(
     """Run every check over one audited request."""
     evidence = claim_evidence(list(alignments), index)
     amended = [
-        _synthesis(claim, alignment, ev, index)
+        _synthesis(claim, alignment, ev, index, request.answer)
         for claim, alignment, ev in zip(claims, alignments, evidence, strict=True)
     ]
     texts = {s.id: s.text for s in request.sources}

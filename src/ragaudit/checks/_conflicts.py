@@ -74,13 +74,16 @@ class Value:
     start: int = 0
 
 
-def values(text: str) -> list[Value]:
-    """The values ``text`` states, in order."""
+def values(text: str, *, years: bool = False) -> list[Value]:
+    """The values ``text`` states, in order (bare years only when ``years``)."""
     slots = extract(text)
     out: list[Value] = []
     for q in slots.quantities:
         if q.dimension is None and q.raw.is_integer() and 1500 <= q.raw <= 2100:
-            continue  # a bare year is as often a document's date as the fact's
+            # A bare year is as often a document's date as the fact's: compared only on request.
+            if years:
+                out.append(Value("year", q.raw, text=q.text, start=q.start))
+            continue
         if q.dimension is None and (q.raw < _PLAIN_MIN or _CODE_RE.match(text, q.start) or _after_letter(text, q.start)):
             continue  # small counts, versions and model numbers are not disputed figures
         out.append(Value(q.dimension or "plain", q.value if q.dimension else q.raw, text=q.text, start=q.start))
@@ -102,7 +105,7 @@ def same(a: Value, b: Value) -> bool:
         return False
     if a.kind == "date":
         return a.month == b.month and (a.day is None or b.day is None or a.day == b.day)
-    if a.kind in ("clock", "stamp"):
+    if a.kind in ("clock", "stamp", "year"):
         return a.number == b.number
     q = next((x for x in extract(a.text).quantities), None)
     if q is None:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 
-from ragaudit._text import analyze
+from ragaudit._text import LIGHT_WORDS, analyze
+from ragaudit.checks._conflicts import same, values
+from ragaudit.slots import extract
 from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.models import Evidence
 
@@ -22,80 +25,163 @@ class SynthesisError:
     evidence: list[Evidence]
 
 
-def _capitalized(text: str, common: frozenset[str], entities: frozenset[str], before: int | None = None) -> set[str]:
-    """Keys of names in ``text`` (up to offset ``before``): capitalised and never written in
-    lower case in the sources.
+_ITEM_RE = re.compile(r"\s*(?:[-*•]\s|\d+[.)]\s|\|)")
+_ADDITIVE_NAMES = frozenset({"the", "a", "an"})
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One row of a table or one item of a list (with the sentences that follow it)."""
+
+    source_id: str
+    collection: int
+    """Records of one table or list share this number."""
+    units: tuple[Unit, ...]
+    text: str
+    keys: frozenset[str]
+
+
+def records(index: SourceIndex) -> list[Record]:
+    """The rows and list items of every source (header rows left out); prose is not a record."""
+    out: list[Record] = []
+    collection = 0
+    current: list[Unit] = []
+    previous_item = False
+
+    def close() -> None:
+        if current:
+            text = " ".join(u.text for u in current)
+            keys = frozenset().union(*(u.keys for u in current))
+            out.append(Record(current[0].source_id, collection, tuple(current), text, keys))
+            current.clear()
+
+    for i, unit in enumerate(index.units):
+        same_source = i > 0 and index.units[i - 1].source_id == unit.source_id
+        item = bool(_ITEM_RE.match(unit.text))
+        if item:
+            close()
+            if not (previous_item and same_source):
+                collection += 1
+                if unit.text.lstrip().startswith("|"):
+                    previous_item = True
+                    continue  # the header row names the columns, not an entity
+            current.append(unit)
+        elif current and same_source and not unit.text.lstrip().startswith("|"):
+            current.append(unit)  # a list item's further sentences
+        else:
+            close()
+        previous_item = item or (previous_item and same_source and bool(current))
+    close()
+    return out
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.findall(r"[^\W_]+", text.lower()))
+
+
+def _mentions(context: str, record_texts: list[str]) -> list[tuple[int, str]]:
+    """Names in ``context`` (position, plain form) that some record also names."""
+    found: list[tuple[int, str]] = []
+    for written in extract(context).names.values():
+        words = written.split()
+        # "the Italianate Corn Exchange": try the longest tail the records name.
+        for k in range(len(words)):
+            tail = _plain(" ".join(words[k:]))
+            if tail and tail not in _ADDITIVE_NAMES and any(f" {tail} " in f" {t} " for t in record_texts):
+                found.append((context.find(written) + len(" ".join(words[:k])), tail))
+                break
+    return sorted(found)
+
+
+def find_synthesis_error(
+    claim_text: str, context: str, offset: int, index: SourceIndex
+) -> SynthesisError | None:
+    """An attribute of one row or item of a table or list given in the claim to another row's subject.
+
+    ``context`` is the answer's sentence up to the claim's end (a clause's subject may sit in an
+    earlier clause); the claim starts at ``offset`` in it. An attribute is a value (figure, date,
+    year) or a word; the subject is the name the context gives last before it. The error: the
+    subject's record does not state the attribute but states another value of its kind (or lacks
+    the word), while a sibling record of the same table or list, about another subject, states it.
     """
-    return {
-        t.key
-        for t in analyze(text)
-        if t.kind == "word" and text[t.start].isupper() and t.key not in common and (before is None or t.start < before)
-    }
+    recs = records(index)
+    if len(recs) < 2:
+        return None
+    plain_texts = [_plain(r.text) for r in recs]
+    names = _mentions(context, plain_texts)
+    if not names:
+        return None
+
+    def subject_at(position: int) -> int | None:
+        before = [n for p, n in names if p < position]
+        if not before:
+            return None
+        name = before[-1]
+        holders = [i for i, t in enumerate(plain_texts) if f" {name} " in f" {t} "]
+        return holders[0] if len(holders) == 1 else None
+
+    claim_values = [(v, offset + v.start) for v in values(claim_text, years=True)]
+    for value, position in claim_values:
+        if value.kind == "clock":
+            continue  # opening hours and timetables list many times per row
+        own = subject_at(position)
+        if own is None:
+            continue
+        record = recs[own]
+        stated = [v for v in values(record.text, years=True) if v.kind == value.kind]
+        if any(same(value, v) for v in stated) or not stated:
+            continue
+        siblings = [
+            r for i, r in enumerate(recs) if i != own and r.collection == record.collection
+            and any(same(value, v) for v in values(r.text, years=True))
+        ]
+        if siblings:
+            return _error(value.text, record, siblings[0], index)
+    # Words: "the triple jump" where the subject's item says "long jump" and a sibling's "triple jump".
+    terms = [t for t in analyze(claim_text) if t.kind in ("word", "num")]
+    for term, nxt in itertools.pairwise(terms):
+        if term.kind != "word" or nxt.kind != "word" or term.key in LIGHT_WORDS or term.capital:
+            continue
+        own = subject_at(offset + term.start)
+        if own is None:
+            continue
+        record = recs[own]
+        if term.key in record.keys:
+            continue
+        own_pairs = _pairs(record.text)
+        rivals = {a for a, b in own_pairs if b == nxt.key and a != term.key}
+        if not rivals:
+            continue
+        having = [
+            r for i, r in enumerate(recs)
+            if i != own and r.collection == record.collection and (term.key, nxt.key) in _pairs(r.text)
+        ]
+        if having:
+            return _error(claim_text[term.start : nxt.end], record, having[0], index)
+    return None
 
 
-def _specific(key: str) -> bool:
-    """A figure specific enough to identify a fact: not a small count like 1 or 3."""
-    value = float(key[1:]) if key[0] == "#" else 10.0
-    return value >= 10 or value != int(value)
+def _pairs(text: str) -> set[tuple[str, str]]:
+    """Adjacent content terms of ``text`` (stop words skipped)."""
+    keys = [t.key for t in analyze(text) if t.kind in ("word", "num")]
+    return set(itertools.pairwise(keys))
 
 
 def _evidence(unit: Unit, relation: str) -> Evidence:
-    return Evidence(source_id=unit.source_id, start=unit.start, end=unit.end, quote=unit.text, relation=relation)
+    return Evidence(source_id=unit.source_id, start=unit.start, end=unit.end, quote=unit.text, relation=relation)  # type: ignore[arg-type]
 
 
-def find_synthesis_error(alignment: Alignment, index: SourceIndex) -> SynthesisError | None:
-    """Find an attribute (a figure or a date) bound in the claim to a subject the sources never bind it to.
-
-    Every part of the claim must be found somewhere in the sources; the error is in the
-    combination: the sources state the attribute only next to another named subject.
-    """
-    if alignment.global_coverage < 0.9:
-        return None
-    claim_text = alignment.claim.text
-    common, entities = index.lowercase_keys, index.entities
-    names = _capitalized(claim_text, common, entities)
-    if not names:
-        return None
-    # Figures and dates are the attributes that travel wrongly between subjects.
-    attributes = [t for t in alignment.terms if t.kind in ("num", "time") and _specific(t.key)]
-    for term in attributes:
-        attribute = term.key
-        holders = [index.units[i] for i in index.postings.get(attribute, ())]
-        # The subject a figure is given to is named before it ("Acme was founded in 1985").
-        subjects = _capitalized(claim_text, common, entities, before=term.start)
-        # The attribute must be stated only about other subjects: no unit that holds it names
-        # any subject of the claim.
-        if not holders or not subjects or any(subjects & u.keys for u in holders):
-            continue
-        for name in sorted(subjects):
-            name_units = [index.units[i] for i in index.postings.get(name, ())]
-            if not name_units:
-                continue
-            # A holder states the claim's very relation (the same words but the names) about
-            # another named subject, in another source than the one naming the claim's subject.
-            relation = [k for k in alignment.keys if k not in names]
-            owned = [
-                (u, _capitalized(u.text, common, entities) - names)
-                for u in holders
-                if sum(1 for k in relation if k in u.keys) >= 0.7 * len(relation)
-            ]
-            holder, owners = next(((u, o) for u, o in owned if o), (holders[0], set()))
-            other = name_units[0]
-            if not owners or holder.source_id == other.source_id:
-                continue
-            shown_attr = attribute.lstrip("#@")
-            owner = next(t for t in analyze(holder.text) if t.key in owners)
-            owner_word = holder.text[owner.start : owner.end]
-            name_word = next(claim_text[t.start : t.end] for t in analyze(claim_text) if t.key == name)
-            return SynthesisError(
-                explanation=(
-                    f"Each part is in the sources, but {holder.source_id} gives '{shown_attr}' to "
-                    f"{owner_word}, not {name_word} (from {other.source_id}): the combination is false."
-                ),
-                sources=sorted({holder.source_id, other.source_id}),
-                evidence=[_evidence(holder, "contradicts"), _evidence(other, "related")],
-            )
-    return None
+def _error(attribute: str, own: Record, other: Record, index: SourceIndex) -> SynthesisError:
+    own_name = own.units[0].text.strip(" |-*•")[:40].split("|")[0].strip()
+    other_name = other.units[0].text.strip(" |-*•")[:40].split("|")[0].strip()
+    return SynthesisError(
+        explanation=(
+            f"'{attribute}' belongs to '{other_name}' in {other.source_id}, not to '{own_name}' "
+            f"({own.source_id}): true parts combined into a false claim."
+        ),
+        sources=sorted({own.source_id, other.source_id}),
+        evidence=[_evidence(other.units[0], "related"), _evidence(own.units[0], "contradicts")],
+    )
 
 
 def _close(x: float, y: float) -> bool:
