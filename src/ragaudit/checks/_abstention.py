@@ -133,16 +133,19 @@ def find_gaps(
     gaps: list[Gap] = []
     for j, need in enumerate(needs):
         acknowledged = j in assigned
+        missing = _missing_words(need, index, subject)
+        missing_keys = {t.key for w in missing for t in analyze(w)}
+        # A claim answers the ask it is closest to, when close in meaning or using the very words
+        # of the ask that no source has ("who owns it?" … "owned by").
         answering = [
             c
             for i, c in enumerate(claims)
-            if claim_sims[i, j] >= NEED_CLAIM_SIMILARITY
+            if (claim_sims[i, j] >= NEED_CLAIM_SIMILARITY or missing_keys & {t.key for t in analyze(c.text)})
             and claim_sims[i, j] >= claim_sims[i].max() - 1e-6
             and not any(a <= c.start < b for a, b in spans)
             and not _REFERRAL_RE.search(c.text)
         ]
         relevance = need_relevance(need, index, subject)
-        missing = _missing_words(need, index, subject)
         own = {k for k in need.keys - subject if k not in LIGHT_WORDS and not k.startswith(("#", "@"))}
         unanswered = len(missing) >= MISSING_SHARE * max(1, len(own)) or not relevance.years_found
         # Invented: not supported, and no source window is even about it (a misjudged paraphrase

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from ragaudit.checks._support import ClaimEvidence, SourceSupport
 from ragaudit.models import ConflictSide, SourceConflict
 from ragaudit.segment import Segmentation
-from ragaudit.slots import extract, quantity_supported
+from ragaudit.slots import extract
 
 ABOUT_SIMILARITY = 0.5
 """Both windows must be at least this close in meaning to the claim (and about it) …"""
@@ -31,7 +31,8 @@ NEAR_SIMILARITY = 0.4
 _REPORTED_RE = re.compile(
     r"\b(?:disagree\w*|differ(?:s|ed|ent)?\b(?!\s+(?:from|to)\b)|conflict\w*|inconsistent|discrepan\w*|contradict\w*|"
     r"(?:isn't|aren't|not)\s+consistent|don't\s+match|doesn't\s+match|"
-    r"(?:another|other|a\s+second)\s+(?:source|passage|document|report)\s+(?:says|gives|puts|states))",
+    r"(?:(?:one|another|other|a\s+second)\s+(?:source|passage|document|report)s?\s+|while\s+another\s+|whereas\s+another\s+)"
+    r"(?:says|gives|puts|states|reports))",
     re.IGNORECASE,
 )
 _AMENDS_RE = re.compile(
@@ -72,6 +73,7 @@ class Value:
     day: int | None = None
     text: str = ""
     start: int = 0
+    approx: bool = False
 
 
 def values(text: str, *, years: bool = False) -> list[Value]:
@@ -86,7 +88,8 @@ def values(text: str, *, years: bool = False) -> list[Value]:
             continue
         if q.dimension is None and (q.raw < _PLAIN_MIN or _CODE_RE.match(text, q.start) or _after_letter(text, q.start)):
             continue  # small counts, versions and model numbers are not disputed figures
-        out.append(Value(q.dimension or "plain", q.value if q.dimension else q.raw, text=q.text, start=q.start))
+        number = q.value if q.dimension else q.raw
+        out.append(Value(q.dimension or "plain", number, text=q.text, start=q.start, approx=q.approx))
     for d in slots.dates:
         out.append(Value("date", float(d.year or 0), d.month, d.day, text=text[d.start : d.end] or d.text, start=d.start))
     stamps = list(_STAMP_RE.finditer(text))
@@ -107,11 +110,10 @@ def same(a: Value, b: Value) -> bool:
         return a.month == b.month and (a.day is None or b.day is None or a.day == b.day)
     if a.kind in ("clock", "stamp", "year"):
         return a.number == b.number
-    q = next((x for x in extract(a.text).quantities), None)
-    if q is None:
-        return a.number == b.number
-    p = next((x for x in extract(b.text).quantities), None)
-    return p is not None and quantity_supported(q, [p], allow_derived=False)
+    # Within rounding as written ("2.4 million" for 2,430,000), wider when either is approximate.
+    approx = a.approx or b.approx
+    scale = max(abs(a.number), abs(b.number), 1e-9)
+    return abs(a.number - b.number) <= (0.1 if approx else 0.02) * scale
 
 
 def _issuer(text: str) -> str:

@@ -26,6 +26,7 @@ _ASK = (
 )
 # A new ask starts after a comma, "and"/"or" or a semicolon, with a wh-word or an auxiliary.
 _SPLIT_RE = re.compile(rf"(?:[;?]\s+|,\s*(?:and|or|but)?\s*|\s+(?:and|or|but)\s+)(?={_ASK}\b)", re.IGNORECASE)
+_ASK_WORD_RE = re.compile(rf"(?i){_ASK}|it|its|they|them|this|that|these|those|i|we|you|me|my|a|an|the")
 _TARGETS: tuple[tuple[str, str], ...] = (
     (r"\bhow much\b|\bcost\b|\bprice\b|\bfee\b|\bfare\b|\bpremium\b|\bprize money\b", "amount"),
     (r"\bhow many\b|\bwhat (?:number|percentage|share|proportion|rate|fraction)\b|\bhow (?:high|low|big|large|fast|far|heavy|old)\b", "number"),
@@ -98,6 +99,11 @@ def split_needs(question: str) -> list[Need]:
         keys = frozenset(
             t.key for t in analyze(text) if t.kind in ("word", "num", "time") and t.key not in STOPWORDS
         )
+        if not keys:
+            # "who owns it?": every word is a stop word but the verb still says what is asked.
+            keys = frozenset(
+                t.key for t in analyze(text) if t.kind == "word" and not _ASK_WORD_RE.fullmatch(text[t.start : t.end])
+            )
         years = frozenset(int(k[1:]) for k in keys if k[1:].isdigit() and 1000 <= int(k[1:]) <= 2100)
         # An ask with no content words of its own ("is it paid?") still counts; one with none at all
         # (a stray "and") does not.
