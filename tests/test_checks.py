@@ -92,24 +92,184 @@ def test_conflict_where_the_answer_matches_neither_source() -> None:
     assert report.conflicts and report.conflicts[0].answer_handling == "answer_error"
 
 
-COMPANIES = [{"id": "a", "text": "Acme was founded in 1990."}, {"id": "b", "text": "Beta was founded in 1985."}]
-
-
-def test_synthesis_error_binds_a_figure_to_the_wrong_entity() -> None:
-    (claim,) = audit("Acme was founded in 1985.", COMPANIES).claims
-    assert claim.status == "synthesis_error"
-    assert claim.involved_sources == ["a", "b"]
-    assert "Beta" in claim.explanation
-
-
-def test_same_facts_combined_correctly_are_not_flagged() -> None:
-    report = audit("Acme was founded in 1990 and Beta was founded in 1985.", COMPANIES)
-    assert [c.status for c in report.claims] == ["supported"]
-
-
 def test_arithmetic_on_stated_figures_is_an_inference() -> None:
     (claim,) = audit(
         "Sales totalled 100 units over the two months.", ["Sales were 40 units in May and 60 units in June."]
     ).claims
     assert claim.status != "supported"
     assert claim.inferable
+
+
+# --- citations: each marker judged against the clauses it cites ------------------------------
+CLINIC = [
+    {"id": "S1", "text": "Harwick Clinic opens at 08:00 on weekdays and at 09:30 on Saturdays."},
+    {"id": "S2", "text": "Flu vaccines at Harwick Clinic are given without an appointment on Tuesday afternoons."},
+]
+
+
+def test_citation_to_a_passage_about_something_else_is_fabricated() -> None:
+    (claim,) = audit("Flu jabs are available at Harwick Clinic on Tuesday afternoons with no booking [S1].", CLINIC).claims
+    check = claim.citation_check
+    assert check is not None and not check.valid
+    assert check.unsupportive == ["S1"]
+    assert check.supporting_sources == ["S2"]
+
+
+def test_citing_the_right_passage_for_a_misstated_figure_is_not_fabrication() -> None:
+    (claim,) = audit("The plant employs 700 people [2].", PLANT).claims
+    assert claim.status == "contradicted"
+    assert claim.citation_check is not None and claim.citation_check.valid
+
+
+def test_each_citation_of_a_claim_is_judged() -> None:
+    (claim,) = audit("Harwick Clinic opens at 08:00 on weekdays [S1][S2].", CLINIC).claims
+    check = claim.citation_check
+    assert check is not None and check.cited == ["S1", "S2"]
+    assert check.unsupportive == ["S2"]
+
+
+def test_a_sentence_final_marker_may_cite_only_its_last_clause() -> None:
+    museum = [
+        {"id": "S1", "text": "The Ellan hoard of 212 silver coins was found by a farmer in 2019."},
+        {"id": "S2", "text": "The Ellan hoard is on display in the Marwick Museum's coin room from 4 May."},
+    ]
+    report = audit("A farmer found the hoard in 2019, and it is shown in the Marwick Museum's coin room [S2].", museum)
+    assert all(c.citation_check is None or c.citation_check.valid for c in report.claims)
+
+
+# --- abstention: the question's asks against the sources ------------------------------------
+INCOME_PLAN = [
+    {
+        "id": "1",
+        "text": "Brellin Income Cover pays 60% of your gross salary after a waiting period of 13 weeks. "
+        "Cover ends at age 65.",
+    }
+]
+
+
+def test_partial_gap_acknowledged_in_a_two_part_question() -> None:
+    report = audit(
+        "Benefit starts after a 13-week waiting period. The document doesn't say whether premiums rise with age.",
+        INCOME_PLAN,
+        question="How long is the waiting period on Brellin Income Cover, and do premiums rise with age?",
+    )
+    ab = report.abstention
+    assert ab is not None and ab.query_has_gap and ab.answer_abstained_correctly is True
+    assert ab.gaps == ["do premiums rise with age?"]
+
+
+def test_invented_answer_to_an_unanswerable_question_is_unsupported() -> None:
+    report = audit(
+        "Staff may bring well-behaved dogs to the Quenby office on Fridays.",
+        [{"id": "1", "text": "The Quenby office is open from 07:00 to 21:00. Bicycle storage is in the basement."}],
+        question="Can I bring my dog to the Quenby office?",
+    )
+    ab = report.abstention
+    assert ab is not None and ab.query_has_gap and ab.answer_abstained_correctly is False
+    assert [c.status for c in report.claims] == ["unsupported"]
+
+
+def test_paraphrased_answer_has_no_gap() -> None:
+    report = audit(
+        "New starters complete a six-month probation.",
+        [{"id": "1", "text": "All new employees serve a probationary period of six months."}],
+        question="How long is the probation period for new hires?",
+    )
+    ab = report.abstention
+    assert ab is not None and not ab.query_has_gap and ab.answer_abstained_correctly is None
+
+
+# --- source conflicts -------------------------------------------------------------------------
+CHEESE = [
+    {"id": "a", "text": "District guidance (2024): raw-milk cheeses must be kept at 8 °C or below."},
+    {"id": "b", "text": "Dairy Board code (2025): raw-milk cheeses must be stored at 5 °C or below."},
+]
+
+
+def test_silently_taking_one_side_is_contradicted_as_a_recorded_step() -> None:
+    report = audit("Raw-milk cheese must be kept at 8 °C or below.", CHEESE)
+    (conflict,) = report.conflicts
+    assert conflict.answer_handling == "took_side_silently" and conflict.kind == "quantity"
+    (claim,) = report.claims
+    assert claim.status == "contradicted"
+    assert claim.judge_status == "supported" and claim.amended_by == ["check:conflict"]
+    assert claim.decided_by == "check:conflict" and set(claim.involved_sources) == {"a", "b"}
+    assert claim.confidence != 0.75
+
+
+def test_reporting_both_sides_is_faithful() -> None:
+    report = audit(
+        "The two documents disagree. The district guidance says 8 °C or below, while the Dairy Board code says 5 °C.",
+        CHEESE,
+    )
+    assert report.conflicts and all(c.answer_handling == "reported_conflict" for c in report.conflicts)
+    assert all(c.amended_by == [] for c in report.claims)
+
+
+def test_conflicting_dates_are_reported_with_both_spans() -> None:
+    terms = [
+        {"id": "cal", "text": "Academic calendar: the spring term starts on Monday 12 January 2026."},
+        {"id": "letter", "text": "Welcome letter: your spring term classes start on Monday 19 January 2026."},
+    ]
+    report = audit("The spring term starts on 12 January 2026.", terms)
+    (conflict,) = report.conflicts
+    assert conflict.kind == "date"
+    for side in conflict.sides:
+        source = next(t for t in terms if t["id"] == side.source_id)
+        assert source["text"][side.start : side.end] == side.quote
+
+
+def test_an_explicit_amendment_is_not_a_conflict() -> None:
+    hr = [
+        {"id": "S1", "text": "Tessan Foods Handbook, section 4.2: staff may work remotely up to two days a week."},
+        {
+            "id": "S2",
+            "text": "Tessan Foods policy update: section 4.2 of the Handbook is replaced; staff may work remotely "
+            "up to three days a week.",
+        },
+    ]
+    report = audit("Staff may work remotely up to three days a week.", hr)
+    assert report.conflicts == []
+
+
+def test_different_subjects_with_different_figures_are_not_a_conflict() -> None:
+    offices = [
+        {"id": "1", "text": "Kestal office: staff get 25 days of annual leave."},
+        {"id": "2", "text": "Dunmore office: staff get 22 days of annual leave."},
+    ]
+    assert audit("Kestal staff get 25 days of annual leave.", offices).conflicts == []
+
+
+# --- synthesis errors -----------------------------------------------------------------------
+FEES = [
+    {
+        "id": "S1",
+        "text": "Programme fees\n\n| Programme | Duration | Fee |\n|---|---|---|\n"
+        "| MA History | 12 months | £9,100 |\n| MA Archaeology | 24 months | £11,400 |\n",
+    }
+]
+
+
+def test_a_figure_from_another_table_row_is_a_synthesis_error() -> None:
+    (claim,) = audit("The MA History runs for 24 months.", FEES).claims
+    assert claim.status == "synthesis_error"
+    assert claim.involved_sources == ["S1"]
+    assert claim.amended_by == ["check:synthesis"] and claim.judge_status is not None
+    assert "MA Archaeology" in claim.explanation
+
+
+def test_correct_synthesis_across_rows_stays_supported() -> None:
+    report = audit("The MA History takes 12 months and the MA Archaeology 24 months.", FEES)
+    assert all(c.status != "synthesis_error" for c in report.claims)
+
+
+def test_a_word_from_another_list_item_is_a_synthesis_error() -> None:
+    results = [
+        {
+            "id": "1",
+            "text": "Jumps results\n- Men's long jump: Tavi Orrin, GOLD, 7.88 m\n"
+            "- Women's triple jump: Mara Solte, SILVER, 13.71 m\n- Men's high jump: Ode Pell, 4th, 2.15 m\n",
+        }
+    ]
+    report = audit("Tavi Orrin won gold in the triple jump with 7.88 m.", results)
+    assert [c.status for c in report.claims] == ["synthesis_error"]

@@ -80,7 +80,9 @@ def abstention_spans(answer: str, segmentation: Segmentation) -> list[tuple[int,
 def _missing_words(need: Need, index: SourceIndex, subject: frozenset[str]) -> list[str]:
     """Words of the ask's own (not its subject) that no source has, as written."""
     own = {k for k in need.keys if k not in subject and k not in LIGHT_WORDS and not k.startswith(("#", "@"))}
-    missing = [k for k in own if k not in index.vocabulary]
+    # "probation" and "probationary", "hire" and "hired" meet on a five-letter prefix.
+    prefixes = {k[:5] for k in index.vocabulary if len(k) >= 5}
+    missing = [k for k in own if k not in index.vocabulary and not (len(k) >= 5 and k[:5] in prefixes)]
     shown = [need.text[t.start : t.end] for t in analyze(need.text) if t.key in missing]
     return list(dict.fromkeys(shown))
 

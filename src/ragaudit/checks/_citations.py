@@ -2,8 +2,8 @@
 
 A marker cites every clause before it back to the previous marker or the sentence start (the
 segmenter gives each of those claims the marker's refs). A cited source is *unsupportive*
-(a fabricated attribution) when none of those clauses has a window in it about the claim,
-while another source has one clearly better, or when the claim answers something no source
+(a fabricated attribution) when, for each of those clauses, another source has a window about
+it that scores clearly better than the cited source's best, or when the claim answers something no source
 covers (an invented answer carries no real citation). A marker on the right passage whose
 content the answer misstates is not fabricated: the claim's status carries that error.
 """
@@ -73,19 +73,19 @@ def check_citations(
         if invented:
             unsupportive.append(sid)
             continue
-        about_any = False
-        outscored = False
+        # The marker holds when, for some clause it cites, no other source is clearly better.
+        holds = False
         for evidence in group:
-            about, score = _about(evidence, sid)
-            about_any = about_any or about
+            _, score = _about(evidence, sid)
             rival = next((s for s in evidence.by_source if s.source_id != sid and s.about), None)
-            outscored = outscored or (rival is not None and rival.score - score >= MARGIN)
-        if not about_any and outscored:
+            holds = holds or rival is None or rival.score - score < MARGIN
+        if not holds:
             unsupportive.append(sid)
     own = group[0] if len(group) == 1 else next(
         (g for g in group if g.alignment.claim.id == claim.id), group[0]
     )
-    supporting = [s.source_id for s in own.by_source if s.supports] if not invented else []
+    best = max((s.score for s in own.by_source if s.supports), default=0.0)
+    supporting = [s.source_id for s in own.by_source if s.supports and best - s.score < MARGIN] if not invented else []
     order = [s.id for s in sources]
     return CitationCheck(
         cited=cited,

@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ragaudit._text import LIGHT_WORDS, STOPWORDS
 from ragaudit.checks._support import ClaimEvidence, SourceSupport
 from ragaudit.models import ConflictSide, SourceConflict
 from ragaudit.segment import Segmentation
@@ -180,6 +181,12 @@ def find_conflicts(
     if len(about) < 2:
         return []
     names = [_plain(n) for n in evidence.slots.names]
+    first = re.match(r"\s*([A-Z][\w'-]+)", claim_text)
+    # A capitalised first word is a name when the sources never write it in lower case.
+    if first and first.group(1).lower() not in LIGHT_WORDS | STOPWORDS:
+        word = first.group(1)
+        if not any(re.search(rf"(?<![.!?]\s)\b{re.escape(word.lower())}\b", t) for t in texts.values()):
+            names.append(_plain(word))
     findings: list[ConflictFinding] = []
     seen: set[tuple[str, str, str]] = set()
 

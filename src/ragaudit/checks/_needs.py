@@ -96,8 +96,13 @@ def split_needs(question: str) -> list[Need]:
         if len(text) < 3 or re.match(r"(?i)(?:if|as|since|because|given|assuming)\b", text):
             continue
         start = a + piece.index(text[:1])
+        # The wh-phrase ("how long", "what percentage") says what kind of answer is wanted, not
+        # what it is about.
+        wh = {m.start(1) for m in re.finditer(r"(?i)\bhow\s+(\w+)", text)}
         keys = frozenset(
-            t.key for t in analyze(text) if t.kind in ("word", "num", "time") and t.key not in STOPWORDS
+            t.key
+            for t in analyze(text)
+            if t.kind in ("word", "num", "time") and t.key not in STOPWORDS and t.start not in wh
         )
         if not keys:
             # "who owns it?": every word is a stop word but the verb still says what is asked.
