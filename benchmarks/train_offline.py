@@ -50,7 +50,9 @@ def claim_rows(path: Path) -> tuple[np.ndarray, np.ndarray, list[int], list[int]
             xs.append([f[name] for name in FEATURES])
             # Claims the rules flag whatever the model says (as the pipeline does at medium risk).
             forced.append(
-                bool(conflicts) or added_detail(a, index) is not None or find_synthesis_error(a.claim.text, a.claim.text, 0, index) is not None
+                bool(conflicts)
+                or added_detail(a, index) is not None
+                or find_synthesis_error(a.claim.text, a.claim.text, 0, index) is not None
             )
             overlap = any(min(claim.end, s["end"]) - max(claim.start, s["start"]) > 3 for s in row["spans"])
             ys.append(int(overlap))

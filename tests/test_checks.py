@@ -108,7 +108,9 @@ CLINIC = [
 
 
 def test_citation_to_a_passage_about_something_else_is_fabricated() -> None:
-    (claim,) = audit("Flu jabs are available at Harwick Clinic on Tuesday afternoons with no booking [S1].", CLINIC).claims
+    (claim,) = audit(
+        "Flu jabs are available at Harwick Clinic on Tuesday afternoons with no booking [S1].", CLINIC
+    ).claims
     check = claim.citation_check
     assert check is not None and not check.valid
     assert check.unsupportive == ["S1"]

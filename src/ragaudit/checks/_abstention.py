@@ -126,7 +126,10 @@ def find_gaps(
     own_keys = [need.keys - subject or need.keys for need in needs]
     fit = np.array(
         [
-            [span_sims[i, j] + 0.5 * len(own_keys[j] & span_keys[i]) / max(1, len(own_keys[j])) for j in range(len(needs))]
+            [
+                span_sims[i, j] + 0.5 * len(own_keys[j] & span_keys[i]) / max(1, len(own_keys[j]))
+                for j in range(len(needs))
+            ]
             for i in range(len(spans))
         ]
     ).reshape(len(spans), len(needs))

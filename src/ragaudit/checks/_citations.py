@@ -81,9 +81,7 @@ def check_citations(
             holds = holds or rival is None or rival.score - score < MARGIN
         if not holds:
             unsupportive.append(sid)
-    own = group[0] if len(group) == 1 else next(
-        (g for g in group if g.alignment.claim.id == claim.id), group[0]
-    )
+    own = group[0] if len(group) == 1 else next((g for g in group if g.alignment.claim.id == claim.id), group[0])
     best = max((s.score for s in own.by_source if s.supports), default=0.0)
     supporting = [s.source_id for s in own.by_source if s.supports and best - s.score < MARGIN] if not invented else []
     order = [s.id for s in sources]

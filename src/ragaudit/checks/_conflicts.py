@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from ragaudit._text import LIGHT_WORDS, STOPWORDS
 from ragaudit.checks._support import ClaimEvidence, SourceSupport
@@ -87,19 +88,25 @@ def values(text: str, *, years: bool = False) -> list[Value]:
             if years:
                 out.append(Value("year", q.raw, text=q.text, start=q.start))
             continue
-        if q.dimension is None and (q.raw < _PLAIN_MIN or _CODE_RE.match(text, q.start) or _after_letter(text, q.start)):
+        if q.dimension is None and (
+            q.raw < _PLAIN_MIN or _CODE_RE.match(text, q.start) or _after_letter(text, q.start)
+        ):
             continue  # small counts, versions and model numbers are not disputed figures
         number = q.value if q.dimension else q.raw
         out.append(Value(q.dimension or "plain", number, text=q.text, start=q.start, approx=q.approx))
     for d in slots.dates:
-        out.append(Value("date", float(d.year or 0), d.month, d.day, text=text[d.start : d.end] or d.text, start=d.start))
+        out.append(
+            Value("date", float(d.year or 0), d.month, d.day, text=text[d.start : d.end] or d.text, start=d.start)
+        )
     stamps = list(_STAMP_RE.finditer(text))
     for m in stamps:
         parts = [float(x) for x in re.split(r"[:.]", m.group()) if x]
         seconds = parts[0] * 60 + parts[1] + (parts[2] / 10 ** len(m.group(3)) if m.group(3) else 0.0)
         out.append(Value("stamp", seconds, text=m.group(), start=m.start()))
     if not stamps:
-        out.extend(Value("clock", float(t), text=f"{t // 60:02d}:{t % 60:02d}", start=len(text)) for t in sorted(slots.times))
+        out.extend(
+            Value("clock", float(t), text=f"{t // 60:02d}:{t % 60:02d}", start=len(text)) for t in sorted(slots.times)
+        )
     return sorted(out, key=lambda v: v.start)
 
 
@@ -148,7 +155,7 @@ def _side(support: SourceSupport, value: Value) -> ConflictSide:
     return ConflictSide(source_id=w.source_id, start=w.start, end=w.end, quote=w.text, value=value.text)
 
 
-def _kind(value: Value) -> str:
+def _kind(value: Value) -> Literal["number", "date", "time", "quantity"]:
     if value.kind in ("date", "year"):
         return "date"
     if value.kind in ("clock", "stamp"):
@@ -207,7 +214,9 @@ def find_conflicts(
             if not stated:
                 continue
             # A value inside a range ("between 5 °C and 8 °C") bounds the range; it is not stated.
-            matching = [v for v in stated if same(cv, v) and not _RANGE_BOUND_RE.search(text[max(0, v.start - 30) : v.start])]
+            matching = [
+                v for v in stated if same(cv, v) and not _RANGE_BOUND_RE.search(text[max(0, v.start - 30) : v.start])
+            ]
             if matching:
                 holders.append((s, matching[0]))
             else:
@@ -245,9 +254,9 @@ def find_conflicts(
             }[handling]
             conflict = SourceConflict(
                 claim_id=claim_id,
-                kind=_kind(cv),  # type: ignore[arg-type]
+                kind=_kind(cv),
                 sides=[_side(a, av), _side(b, bv)],
-                answer_handling=handling,  # type: ignore[arg-type]
+                answer_handling=handling,
                 explanation=(
                     f"{a.source_id} gives '{av.text}' and {b.source_id} gives '{bv.text}' for "
                     f"'{claim_text.strip()[:80]}'; {said}."

@@ -29,7 +29,10 @@ _SPLIT_RE = re.compile(rf"(?:[;?]\s+|,\s*(?:and|or|but)?\s*|\s+(?:and|or|but)\s+
 _ASK_WORD_RE = re.compile(rf"(?i){_ASK}|it|its|they|them|this|that|these|those|i|we|you|me|my|a|an|the")
 _TARGETS: tuple[tuple[str, str], ...] = (
     (r"\bhow much\b|\bcost\b|\bprice\b|\bfee\b|\bfare\b|\bpremium\b|\bprize money\b", "amount"),
-    (r"\bhow many\b|\bwhat (?:number|percentage|share|proportion|rate|fraction)\b|\bhow (?:high|low|big|large|fast|far|heavy|old)\b", "number"),
+    (
+        r"\bhow many\b|\bwhat (?:number|percentage|share|proportion|rate|fraction)\b|\bhow (?:high|low|big|large|fast|far|heavy|old)\b",
+        "number",
+    ),
     (r"\bhow long\b|\bhow often\b|\bhow quickly\b", "number"),
     (r"\bwhen\b|\bwhat (?:date|year|day|month|time)\b", "date"),
     (r"\bwho\b|\bwhom\b|\bwhose\b", "name"),
@@ -123,10 +126,16 @@ def _has_target(text: str, target: str) -> bool:
     if target == "amount":
         return any(q.dimension in ("money", None) for q in slots.quantities) or "free" in text.lower()
     if target == "number":
-        return bool(slots.quantities or slots.times) or bool(re.search(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b", text, re.I))
+        return bool(slots.quantities or slots.times) or bool(
+            re.search(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b", text, re.I)
+        )
     if target == "date":
         return bool(slots.dates or slots.years or slots.times) or bool(
-            re.search(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|daily|weekly|annually|each)\b", text, re.I)
+            re.search(
+                r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|daily|weekly|annually|each)\b",
+                text,
+                re.I,
+            )
         )
     if target == "name":
         return bool(slots.names)

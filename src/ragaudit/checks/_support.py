@@ -9,6 +9,7 @@ verifier's: half meaning similarity (MiniLM cosine), half rarity-weighted lexica
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
 import numpy as np
 
 from ragaudit.align import Alignment, SourceIndex

@@ -7,10 +7,10 @@ import re
 from dataclasses import dataclass
 
 from ragaudit._text import LIGHT_WORDS, analyze
-from ragaudit.checks._conflicts import same, values
-from ragaudit.slots import extract
 from ragaudit.align import Alignment, SourceIndex, Unit
-from ragaudit.models import Evidence
+from ragaudit.checks._conflicts import same, values
+from ragaudit.models import Evidence, EvidenceRelation
+from ragaudit.slots import extract
 
 _MAX_NUMBERS = 60
 """Arithmetic inference looks at pairs of at most this many source numbers."""
@@ -93,9 +93,7 @@ def _mentions(context: str, record_texts: list[str]) -> list[tuple[int, str]]:
     return sorted(found)
 
 
-def find_synthesis_error(
-    claim_text: str, context: str, offset: int, index: SourceIndex
-) -> SynthesisError | None:
+def find_synthesis_error(claim_text: str, context: str, offset: int, index: SourceIndex) -> SynthesisError | None:
     """An attribute of one row or item of a table or list given in the claim to another row's subject.
 
     ``context`` is the answer's sentence up to the claim's end (a clause's subject may sit in an
@@ -132,7 +130,10 @@ def find_synthesis_error(
         if any(same(value, v) for v in stated) or not stated:
             continue
         siblings = [
-            r for i, r in enumerate(recs) if i != own and r.collection == record.collection
+            r
+            for i, r in enumerate(recs)
+            if i != own
+            and r.collection == record.collection
             and any(same(value, v) for v in values(r.text, years=True))
         ]
         if siblings:
@@ -153,7 +154,8 @@ def find_synthesis_error(
         if not rivals:
             continue
         having = [
-            r for i, r in enumerate(recs)
+            r
+            for i, r in enumerate(recs)
             if i != own and r.collection == record.collection and (term.key, nxt.key) in _pairs(r.text)
         ]
         if having:
@@ -167,8 +169,8 @@ def _pairs(text: str) -> set[tuple[str, str]]:
     return set(itertools.pairwise(keys))
 
 
-def _evidence(unit: Unit, relation: str) -> Evidence:
-    return Evidence(source_id=unit.source_id, start=unit.start, end=unit.end, quote=unit.text, relation=relation)  # type: ignore[arg-type]
+def _evidence(unit: Unit, relation: EvidenceRelation) -> Evidence:
+    return Evidence(source_id=unit.source_id, start=unit.start, end=unit.end, quote=unit.text, relation=relation)
 
 
 def _error(attribute: str, own: Record, other: Record, index: SourceIndex) -> SynthesisError:
