@@ -77,7 +77,7 @@ def test_numeric_source_conflict_taken_silently() -> None:
     (conflict,) = report.conflicts
     assert conflict.answer_handling == "took_side_silently"
     assert {s.source_id for s in conflict.sides} == {"a", "b"}
-    assert {s.value for s in conflict.sides} == {"300", "320"}
+    assert {s.value.split()[0] for s in conflict.sides} == {"300", "320"}
     for side in conflict.sides:
         assert {"a": BRIDGE[0], "b": BRIDGE[1]}[side.source_id]["text"][side.start : side.end] == side.quote
 
@@ -168,7 +168,9 @@ def test_invented_answer_to_an_unanswerable_question_is_unsupported() -> None:
     )
     ab = report.abstention
     assert ab is not None and ab.query_has_gap and ab.answer_abstained_correctly is False
-    assert [c.status for c in report.claims] == ["unsupported"]
+    (claim,) = report.claims
+    assert claim.status == "unsupported"
+    assert claim.judge_status is None or claim.amended_by == ["check:abstention"]
 
 
 def test_paraphrased_answer_has_no_gap() -> None:

@@ -94,6 +94,13 @@ def _novel_value(text: str, need: Need, pool: list[Quantity]) -> bool:
     return any(not quantity_supported(q, pool) for q in extract(text).quantities)
 
 
+def _uses_missing(text: str, missing_keys: set[str], need: Need, index: SourceIndex) -> bool:
+    """The claim states a word of the ask that no source has, or a year of the ask no source names."""
+    keys = {t.key for t in analyze(text)}
+    years = [y for y in need.years if f"#{y}" not in index.numbers]
+    return bool(keys & missing_keys) or any(f"#{y}" in keys for y in years)
+
+
 def _about_anything(claim_id: str, claims: Sequence[ClaimResult], evidence: Sequence[ClaimEvidence] | None) -> bool:
     if evidence is None:
         return False
@@ -157,15 +164,23 @@ def find_gaps(
         # of a source has one).
         # Invented: not supported, and either the ask is beyond the sources, or no source window is
         # even about the claim, or it gives a figure no source states.
+        # An answer echoes its question's words, so only an ask far beyond the sources (a year or
+        # half its own words in none) overrides a judge's "supported".
+        far = not relevance.years_found or (len(missing) >= 2 and len(missing) >= 0.5 * max(1, len(own)))
+        # Whatever the judge said, a claim that answers an ask beyond the sources with the very
+        # words or year no source has is invented.
         invented = tuple(
             c.id
             for c in answering
-            if c.status in ("unsupported", "partially_supported")
-            and (unanswered or not _about_anything(c.id, claims, evidence) or _novel_value(c.text, need, pool))
+            if (
+                c.status in ("unsupported", "partially_supported")
+                and (unanswered or not _about_anything(c.id, claims, evidence) or _novel_value(c.text, need, pool))
+            )
+            or (far and _uses_missing(c.text, missing_keys, need, index))
         )
         if acknowledged:
             gaps.append(Gap(need, True, invented if unanswered else ()))
-        elif unanswered and invented and not any(c.status == "supported" for c in answering):
+        elif unanswered and invented and not any(c.status == "supported" and c.id not in invented for c in answering):
             gaps.append(Gap(need, False, invented))
     return gaps, bool(spans)
 

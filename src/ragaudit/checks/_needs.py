@@ -146,8 +146,7 @@ def need_relevance(need: Need, index: SourceIndex, subject: frozenset[str] = fro
     """How well the sources of ``index`` answer ``need`` (``subject``: keys shared by every ask)."""
     if not index.units:
         return Relevance(0.0, 0.0, False, False, None, "")
-    vectors = unit_vectors(index)
-    sims = vectors @ embed([need.text])[0]
+    sims = unit_vectors(index)[0] @ embed([need.text])[0]
     own = [k for k in need.keys if k not in subject and k not in LIGHT_WORDS] or [
         k for k in need.keys if k not in LIGHT_WORDS
     ]

@@ -66,7 +66,7 @@ def source_windows(alignment: Alignment, index: SourceIndex, vector: np.ndarray)
     """The best window of each source for the claim (one unit or two adjacent ones)."""
     if not index.units:
         return {}
-    vectors = unit_vectors(index)
+    vectors, _ = unit_vectors(index)
     sims = vectors @ vector
     best: dict[str, tuple[float, Window]] = {}
     units = index.units
