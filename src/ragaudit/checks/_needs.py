@@ -94,6 +94,11 @@ def split_needs(question: str) -> list[Need]:
     needs: list[Need] = []
     for a, b in bounds:
         piece = question[a:b]
+        # Statements before the ask ("I'm still calling /v2. What do I change?") set the scene.
+        statement = max(piece.rfind(". "), piece.rfind("! "))
+        if statement >= 0 and piece[statement + 2 :].strip():
+            a += statement + 2
+            piece = question[a:b]
         text = piece.strip().rstrip(",;").strip()
         # A condition ("If I catch the 07:42, …") sets the scene; it asks nothing.
         if len(text) < 3 or re.match(r"(?i)(?:if|as|since|because|given|assuming)\b", text):
