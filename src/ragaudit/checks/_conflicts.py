@@ -27,6 +27,8 @@ from ragaudit.slots import extract
 
 ABOUT_SIMILARITY = 0.5
 """Both windows must be at least this close in meaning to the claim (and about it) …"""
+MAX_SOURCES = 16
+"""Sources compared per claim (the best-matching ones)."""
 NEAR_SIMILARITY = 0.4
 """… or this close and sharing another of its values, or in an answer that reports a disagreement."""
 
@@ -184,7 +186,8 @@ def find_conflicts(
             return False
         return answer_reports or any(same(cv, v) for cv in claim_values for v in values(s.window.text))
 
-    about = [s for s in evidence.by_source if related(s)]
+    # by_source is best first; pairs grow with the square of the sources, so the best few decide.
+    about = [s for s in evidence.by_source if related(s)][:MAX_SOURCES]
     if len(about) < 2:
         return []
     names = [_plain(n) for n in evidence.slots.names]

@@ -16,6 +16,7 @@ import numpy as np
 
 from ragaudit._text import LIGHT_WORDS, STOPWORDS, analyze
 from ragaudit.align import SourceIndex
+from ragaudit.checks._support import candidate_units
 from ragaudit.embed import embed
 from ragaudit.slots import extract
 from ragaudit.verify import unit_vectors
@@ -151,19 +152,21 @@ def need_relevance(need: Need, index: SourceIndex, subject: frozenset[str] = fro
     """How well the sources of ``index`` answer ``need`` (``subject``: keys shared by every ask)."""
     if not index.units:
         return Relevance(0.0, 0.0, False, False, None, "")
-    sims = unit_vectors(index)[0] @ embed([need.text])[0]
     own = [k for k in need.keys if k not in subject and k not in LIGHT_WORDS] or [
         k for k in need.keys if k not in LIGHT_WORDS
     ]
-    covers = np.array([sum(1 for k in own if k in u.keys) / max(1, len(own)) for u in index.units])
+    positions = candidate_units(dict.fromkeys(need.keys, 1.0), index) or [0]
+    sims = unit_vectors(index, positions)[0][positions] @ embed([need.text])[0]
+    units = [index.units[i] for i in positions]
+    covers = np.array([sum(1 for k in own if k in u.keys) / max(1, len(own)) for u in units])
     score = 0.5 * sims + 0.5 * covers
     order = np.argsort(-score)
     best = int(order[0])
     typed = need.target is None or any(
-        _has_target(index.units[int(i)].text, need.target) for i in order[:3] if score[int(i)] >= 0.5 * score[best]
+        _has_target(units[int(i)].text, need.target) for i in order[:3] if score[int(i)] >= 0.5 * score[best]
     )
     years_found = all(f"#{y}" in index.numbers for y in need.years)
-    unit = index.units[best]
+    unit = units[best]
     return Relevance(
         similarity=float(sims.max()),
         coverage=float(covers.max()),

@@ -17,6 +17,10 @@ from ragaudit.embed import embed
 from ragaudit.slots import Mismatch, Slots, compare, extract
 from ragaudit.verify import Window, load_model, unit_vectors
 
+MAX_UNITS = 400
+"""Requests with more source units than this compare only each claim's lexical candidates …"""
+CANDIDATES = 96
+"""… this many of them."""
 PAIR_PENALTY = 0.04
 """A two-unit window must beat its better half by this much (as in the verifier)."""
 
@@ -62,15 +66,30 @@ def _coverage(keys: set[str], alignment: Alignment) -> float:
     return sum(w for k, w in alignment.weights.items() if k in keys) / total
 
 
+def candidate_units(weights: dict[str, float], index: SourceIndex) -> list[int]:
+    """Positions of the units worth comparing: all of them, or past :data:`MAX_UNITS` the
+    :data:`CANDIDATES` that share most of the weighted words (huge requests stay linear)."""
+    if len(index.units) <= MAX_UNITS:
+        return list(range(len(index.units)))
+    score: dict[int, float] = {}
+    for key, weight in weights.items():
+        for i in index.postings.get(key, ()):
+            score[i] = score.get(i, 0.0) + weight
+    return sorted(sorted(score, key=lambda i: -score[i])[:CANDIDATES])
+
+
 def source_windows(alignment: Alignment, index: SourceIndex, vector: np.ndarray) -> dict[str, Window]:
     """The best window of each source for the claim (one unit or two adjacent ones)."""
     if not index.units:
         return {}
-    vectors, _ = unit_vectors(index)
+    units = index.units
+    chosen_units = candidate_units(alignment.weights, index)
+    wanted = sorted({j for i in chosen_units for j in (i, i + 1) if j < len(units)})
+    vectors, _ = unit_vectors(index, wanted)
     sims = vectors @ vector
     best: dict[str, tuple[float, Window]] = {}
-    units = index.units
-    for i, unit in enumerate(units):
+    for i in chosen_units:
+        unit = units[i]
         spans = [(i, i)]
         if i + 1 < len(units) and units[i + 1].source_id == unit.source_id:
             spans.append((i, i + 1))
