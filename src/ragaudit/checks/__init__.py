@@ -77,7 +77,7 @@ def _sentence_start(answer: str, position: int) -> int:
     return cut + 2 if cut >= 0 else 0
 
 
-def _synthesis(
+def _apply_synthesis(
     claim: ClaimResult, alignment: Alignment, evidence: ClaimEvidence, index: SourceIndex, answer: str
 ) -> ClaimResult:
     synthesis = None
@@ -123,7 +123,7 @@ def run_checks(
     """Run every check over one audited request."""
     evidence = claim_evidence(list(alignments), index)
     amended = [
-        _synthesis(claim, alignment, ev, index, request.answer)
+        _apply_synthesis(claim, alignment, ev, index, request.answer)
         for claim, alignment, ev in zip(claims, alignments, evidence, strict=True)
     ]
     texts = {s.id: s.text for s in request.sources}

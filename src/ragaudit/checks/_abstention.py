@@ -152,16 +152,16 @@ def find_gaps(
         answering = [
             c
             for i, c in enumerate(claims)
-            if (claim_sims[i, j] >= NEED_CLAIM_SIMILARITY or missing_keys & {t.key for t in analyze(c.text)})
-            and claim_sims[i, j] >= claim_sims[i].max() - 1e-6
+            if (
+                (claim_sims[i, j] >= NEED_CLAIM_SIMILARITY and claim_sims[i, j] >= claim_sims[i].max() - 1e-6)
+                or missing_keys & {t.key for t in analyze(c.text)}
+            )
             and not any(a <= c.start < b for a, b in spans)
             and not _REFERRAL_RE.search(c.text)
         ]
         relevance = need_relevance(need, index, subject)
         own = {k for k in need.keys - subject if k not in LIGHT_WORDS and not k.startswith(("#", "@"))}
         unanswered = len(missing) >= MISSING_SHARE * max(1, len(own)) or not relevance.years_found
-        # Invented: not supported, and no source window is even about it (a misjudged paraphrase
-        # of a source has one).
         # Invented: not supported, and either the ask is beyond the sources, or no source window is
         # even about the claim, or it gives a figure no source states.
         # An answer echoes its question's words, so only an ask far beyond the sources (a year or
@@ -180,7 +180,7 @@ def find_gaps(
         )
         if acknowledged:
             gaps.append(Gap(need, True, invented if unanswered else ()))
-        elif unanswered and invented and not any(c.status == "supported" and c.id not in invented for c in answering):
+        elif unanswered and invented:
             gaps.append(Gap(need, False, invented))
     return gaps, bool(spans)
 

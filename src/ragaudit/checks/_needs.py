@@ -108,10 +108,14 @@ def split_needs(question: str) -> list[Need]:
         # The wh-phrase ("how long", "what percentage") says what kind of answer is wanted, not
         # what it is about.
         wh = {m.start(1) for m in re.finditer(r"(?i)\bhow\s+(\w+)", text)}
+        # The verb right after "who" is what is asked even when it is a stop word ("who owns it").
+        verb = {m.start(1) for m in re.finditer(r"(?i)\b(?:who|what)\s+(\w+)", text)}
         keys = frozenset(
             t.key
             for t in analyze(text)
-            if t.kind in ("word", "num", "time") and t.key not in STOPWORDS and t.start not in wh
+            if t.kind in ("word", "num", "time")
+            and (t.key not in STOPWORDS or (t.start in verb and not _ASK_WORD_RE.fullmatch(text[t.start : t.end])))
+            and t.start not in wh
         )
         if not keys:
             # "who owns it?": every word is a stop word but the verb still says what is asked.

@@ -6,7 +6,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from ragaudit._text import LIGHT_WORDS, analyze
+from ragaudit._text import LIGHT_WORDS, STOPWORDS, analyze
 from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.checks._conflicts import same, values
 from ragaudit.models import Evidence, EvidenceRelation
@@ -79,10 +79,15 @@ def _plain(text: str) -> str:
     return " ".join(re.findall(r"[^\W_]+", text.lower()))
 
 
-def _mentions(context: str, record_texts: list[str]) -> list[tuple[int, str]]:
+def _mentions(context: str, record_texts: list[str], *, first_word: bool = False) -> list[tuple[int, str]]:
     """Names in ``context`` (position, plain form) that some record also names."""
     found: list[tuple[int, str]] = []
-    for written in extract(context).names.values():
+    written_names = list(extract(context).names.values())
+    # A capitalised first word alone ("Acme was founded …") is a name when the records have it.
+    first = re.match(r"\s*([A-Z][\w'-]+)", context)
+    if first_word and first and first.group(1).lower() not in STOPWORDS | LIGHT_WORDS:
+        written_names.append(first.group(1))
+    for written in written_names:
         words = written.split()
         # "the Italianate Corn Exchange": try the longest tail the records name.
         for k in range(len(words)):
@@ -104,7 +109,7 @@ def find_synthesis_error(claim_text: str, context: str, offset: int, index: Sour
     """
     recs = records(index)
     if len(recs) < 2:
-        return None
+        return _prose_error(claim_text, context, offset, index)
     plain_texts = [_plain(r.text) for r in recs]
     names = _mentions(context, plain_texts)
     if not names:
@@ -160,6 +165,59 @@ def find_synthesis_error(claim_text: str, context: str, offset: int, index: Sour
         ]
         if having:
             return _error(claim_text[term.start : nxt.end], record, having[0], index)
+    return _prose_error(claim_text, context, offset, index)
+
+
+def _names_someone(text: str) -> bool:
+    first = re.match(r"\s*([A-Z][\w'-]+)", text)
+    return bool(extract(text).names) or bool(first and first.group(1).lower() not in STOPWORDS | LIGHT_WORDS)
+
+
+def _prose_error(claim_text: str, context: str, offset: int, index: SourceIndex) -> SynthesisError | None:
+    """Across sentences: the subject's own sentence states the claim's relation with another
+    value, and a sentence about another named subject states the relation with the claim's value
+    ("Acme was founded in 1985" from "Acme was founded in 1990" and "Beta was founded in 1985")."""
+    texts = [_plain(u.text) for u in index.units]
+    names = _mentions(context, texts, first_word=True)
+    name_keys = {t.key for _, n in names for t in analyze(n)}
+    relation = {
+        t.key
+        for t in analyze(claim_text)
+        if t.kind == "word" and t.key not in LIGHT_WORDS and not t.capital and t.key not in name_keys
+    }
+    if not names or not relation:
+        return None
+
+    def states_relation(unit: Unit) -> bool:
+        return len(relation & unit.keys) >= 0.6 * len(relation)
+
+    for value in values(claim_text, years=True):
+        if value.kind == "clock":
+            continue
+        before = [n for p, n in names if p < offset + value.start]
+        if not before:
+            continue
+        name = before[-1]
+        named = [f" {name} " in f" {t} " for t in texts]
+        own = [
+            u
+            for u, here in zip(index.units, named, strict=True)
+            if here
+            and states_relation(u)
+            and any(v.kind == value.kind and not same(value, v) for v in values(u.text, years=True))
+        ]
+        if not own or any(
+            here and any(same(value, v) for v in values(u.text, years=True))
+            for u, here in zip(index.units, named, strict=True)
+        ):
+            continue
+        for unit, here in zip(index.units, named, strict=True):
+            if here or not _names_someone(unit.text) or not states_relation(unit):
+                continue
+            if any(same(value, v) for v in values(unit.text, years=True)):
+                holder = Record(unit.source_id, 0, (unit,), unit.text, unit.keys)
+                mine = Record(own[0].source_id, 0, (own[0],), own[0].text, own[0].keys)
+                return _error(value.text, mine, holder, index)
     return None
 
 
