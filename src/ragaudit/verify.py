@@ -159,9 +159,10 @@ def unit_vectors(index: SourceIndex, wanted: Sequence[int] | None = None) -> tup
     return store, known
 
 
-def _coverage(keys: frozenset[str] | set[str], alignment: Alignment) -> float:
-    total = sum(alignment.weights.values()) or 1.0
-    return sum(w for k, w in alignment.weights.items() if k in keys) / total
+def _coverage(keys: frozenset[str] | set[str], alignment: Alignment, *, words_only: bool = False) -> float:
+    weights = {k: w for k, w in alignment.weights.items() if not (words_only and k[:1] in "#@")}
+    total = sum(weights.values()) or 1.0
+    return sum(w for k, w in weights.items() if k in keys) / total
 
 
 def candidate_windows(alignment: Alignment, index: SourceIndex, claim_vector: np.ndarray, k: int = 4) -> list[Window]:
@@ -196,7 +197,9 @@ def candidate_windows(alignment: Alignment, index: SourceIndex, claim_vector: np
                 similarity = float(vector @ claim_vector / max(float(np.linalg.norm(vector)), 1e-9))
             else:
                 # Not embedded (over the request's budget): meaning is read from the words alone.
-                similarity = _coverage(set().union(*(u.keys for u in index.units[a : b + 1])), alignment)
+                similarity = _coverage(
+                    set().union(*(u.keys for u in index.units[a : b + 1])), alignment, words_only=True
+                )
             source = index.by_id[units[0].source_id].text
             start, end = units[0].start, units[-1].end
             windows.append(
@@ -234,8 +237,19 @@ def _names_in(text: str, names: dict[str, str]) -> set[str]:
 class Verifier:
     """Verifies each claim of one request against its windows."""
 
-    def __init__(self, model: VerifierModel | None = None) -> None:
+    def __init__(
+        self,
+        model: VerifierModel | None = None,
+        *,
+        embeddings: bool = True,
+        detectors: bool = True,
+        learned: bool = True,
+    ) -> None:
+        """``embeddings``/``detectors``/``learned`` switch a signal off (for ablations, or speed without embeddings)."""
         self.model = model or load_model()
+        self.embeddings = embeddings
+        self.detectors = detectors
+        self.learned = learned
 
     def verify(
         self, alignments: Sequence[Alignment], index: SourceIndex, novelty: float, question: str | None = None
@@ -245,10 +259,12 @@ class Verifier:
             return []
         budget = EMBED_BUDGET
         claim_vectors = np.zeros((len(alignments), 384), dtype=np.float32)
-        n_claims = min(len(alignments), budget // 2)
+        n_claims = min(len(alignments), budget // 2) if self.embeddings else 0
         claim_vectors[:n_claims] = embed([a.claim.text for a in alignments[:n_claims]])
         budget -= n_claims
-        if len(index.units) <= min(_ALL_UNITS, budget):
+        if not self.embeddings:
+            pass
+        elif len(index.units) <= min(_ALL_UNITS, budget):
             unit_vectors(index)
         else:
             positions = {id(u): i for i, u in enumerate(index.units)}
@@ -283,8 +299,9 @@ class Verifier:
         best = windows[0]
         about = [w for w in windows[:4] if w.similarity >= model.about_similarity or w.coverage >= model.about_coverage]
         feats = self._features(alignment, index, claim, windows, about, pool, all_text, novelty)
-        p = model.probability(feats)
-        for window in about[:2]:
+        # Without the learned model, the claim's uncovered weighted share stands in for its probability.
+        p = model.probability(feats) if self.learned else 1.0 - feats["lex_best"]
+        for window in about[:2] if self.detectors else ():
             if window.coverage < model.contradiction_coverage and window.similarity < model.contradiction_similarity:
                 continue  # related, but not about the same event: a differing figure is no contradiction
             found = self._mismatches(claim, alignment, window, pool, all_text)
@@ -301,11 +318,17 @@ class Verifier:
             and not quantity_supported(q, pool, allow_derived=False)
         ]
         novel_names = [n for n, written in claim.names.items() if _novel_name(n, written, all_text, index)]
-        if about and (novel_q or novel_names):
+        if self.detectors and about and (novel_q or novel_names):
             what = "', '".join([q.text for q in novel_q[:2]] + [claim.names[n] for n in novel_names[:2]])
             status = "partially_supported" if best.coverage >= 0.5 or best.similarity >= 0.6 else "unsupported"
             return PairResult(status, max(p, 0.7), "added detail", f"no source states '{what}'", windows, [], feats)
-        if claim.causal and not claim.hedged and about and not any(extract(w.text).causal for w in about[:3]):
+        if (
+            self.detectors
+            and claim.causal
+            and not claim.hedged
+            and about
+            and not any(extract(w.text).causal for w in about[:3])
+        ):
             return PairResult(
                 "unsupported", max(p, 0.7), "causal", "no source states this causal link", windows, [], feats
             )

@@ -1,57 +1,28 @@
 """The offline judge: deterministic, no network, no API key.
 
-Two layers. Hard checks read a contradiction off the aligned evidence when the claim and its
-best unit agree on most terms but differ in a number, a date, a name, polarity (negation or a
-``false`` JSON attribute), a quantifier, an antonym, or certainty (``may`` → ``will``). A small
-logistic model over coverage features (how much of the claim, weighted by rarity, the evidence
-and the sources hold; novel numbers and names; novel word pairs) gives the probability that the
-claim is unsupported. Its weights are trained by ``benchmarks/train_offline.py`` on the RAGTruth
-dev half only and ship as ``offline_model.json``.
+Each claim is verified against its best evidence windows by :class:`ragaudit.verify.Verifier`
+(MiniLM embeddings and lexical coverage find the windows; slot detectors compare numbers, dates,
+units, names, negation, quantifiers, modality and causal links; a logistic model trained by
+``benchmarks/train_verifier.py`` on the RAGTruth dev half decides the rest). The record-field and
+antonym rules of :func:`find_conflicts` read contradictions off the lexical alignment as well. The
+judge's version carries a digest of ``verifier_model.json``, so report caches never go stale.
 """
 
 from __future__ import annotations
 
 import bisect
-import itertools
-import json
-import math
 import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 
 from ragaudit._text import ANTONYMS, CERTAINTY, LIGHT_WORDS, Term, analyze, is_year, name_keys, stem
 from ragaudit.align import Alignment, SourceIndex, Unit
+from ragaudit.errors import ConfigError
 from ragaudit.judges._base import JudgeContext, JudgePrompt, register_judge
 from ragaudit.models import Evidence, EvidenceRelation, Verdict
 from ragaudit.verify import PairResult, Verifier, Window
 from ragaudit.verify import load_model as load_verifier
-
-BASE_FEATURES: tuple[str, ...] = (
-    "miss_union",
-    "miss_global",
-    "miss_best",
-    "log_missing",
-    "novel_numbers",
-    "number_mismatch",
-    "novel_entities",
-    "novel_bigrams",
-    "log_length",
-    "interpretive",
-    "hard_conflict",
-)
-FEATURES: tuple[str, ...] = (
-    *BASE_FEATURES,
-    "structured",
-    *(f"{name}_structured" for name in BASE_FEATURES),
-    "answer_novelty",
-)
-"""Each base feature again for claims about record fields, which read differently from prose."""
-
-# High-risk audits treat a smaller unsupported remainder as a partial claim.
-_PARTIAL_COVERAGE = {"high": 0.97, "medium": 0.9, "low": 0.8}
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,29 +32,6 @@ class Conflict:
     kind: str
     detail: str
     unit: Unit
-
-
-@dataclass(frozen=True, slots=True)
-class OfflineModel:
-    """Logistic weights over :data:`FEATURES` and the decision threshold."""
-
-    coef: tuple[float, ...]
-    intercept: float
-    threshold: float
-
-    def probability(self, features: dict[str, float]) -> float:
-        """Probability that the claim is not supported."""
-        z = self.intercept + sum(c * features[name] for c, name in zip(self.coef, FEATURES, strict=True))
-        return 1.0 / (1.0 + math.exp(-z))
-
-
-@cache
-def load_model() -> OfflineModel:
-    """Load the shipped weights (trained on the RAGTruth dev half)."""
-    data = json.loads(resources.files("ragaudit.judges").joinpath("offline_model.json").read_text())
-    if tuple(data["features"]) != FEATURES:
-        raise RuntimeError("offline_model.json does not match FEATURES; rerun benchmarks/train_offline.py")
-    return OfflineModel(tuple(data["coef"]), float(data["intercept"]), float(data["threshold"]))
 
 
 def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
@@ -343,38 +291,6 @@ def answer_novelty(alignments: list[Alignment], index: SourceIndex) -> float:
     return sum(1 for k in keys if k not in index.vocabulary) / max(1, len(keys))
 
 
-def features(
-    alignment: Alignment, index: SourceIndex, conflicts: list[Conflict], *, novelty: float = 0.0
-) -> dict[str, float]:
-    """The model's inputs for one claim; ``novelty`` is :func:`answer_novelty` of its answer."""
-    keys = alignment.keys
-    claim_numbers = [k for k in keys if k[0] in "#@"]
-    best_numbers = set().union(*(u.numbers for u in alignment.best)) if alignment.best else set()
-    names = {t.key for t in alignment.terms if t.capital}
-    content = [t.key for t in alignment.terms if t.kind in ("word", "num", "time")]
-    pairs = list(itertools.pairwise(content))
-    base = {
-        "miss_union": 1.0 - alignment.union_coverage,
-        "miss_global": 1.0 - alignment.global_coverage,
-        "miss_best": 1.0 - alignment.best_coverage,
-        "log_missing": math.log1p(len(alignment.missing)),
-        "novel_numbers": float(sum(1 for k in claim_numbers if k not in index.numbers)),
-        "number_mismatch": float(bool(claim_numbers) and any(k not in best_numbers for k in claim_numbers)),
-        "novel_entities": float(len(names - index.vocabulary)),
-        "novel_bigrams": (sum(1 for p in pairs if p not in index.bigrams) / len(pairs)) if pairs else 0.0,
-        "log_length": math.log1p(len(keys)),
-        "interpretive": float(alignment.claim.type == "interpretive"),
-        "hard_conflict": float(bool(conflicts)),
-    }
-    structured = float(bool(alignment.best) and alignment.best[0].leaf)
-    return {
-        **base,
-        "structured": structured,
-        **{f"{name}_structured": value * structured for name, value in base.items()},
-        "answer_novelty": novelty,
-    }
-
-
 class OfflineJudge:
     """The pair-level verifier (:mod:`ragaudit.verify`) plus the record-field rules; see the module docstring."""
 
@@ -382,14 +298,26 @@ class OfflineJudge:
     model: str | None = None  # rules and a small trained verifier: no model is asked, no prompt is sent
     prompt: JudgePrompt | None = None
 
-    def __init__(self) -> None:
+    def __init__(self, switches: frozenset[str] = frozenset()) -> None:
+        unknown = switches - _SWITCHES
+        if unknown:
+            raise ConfigError(
+                f"unknown offline judge option(s) {sorted(unknown)}: use any of {sorted(_SWITCHES)}, "
+                "comma-separated (offline:no-embeddings)"
+            )
+        self.verifier = Verifier(
+            embeddings="no-embeddings" not in switches,
+            detectors="no-detectors" not in switches,
+            learned="no-model" not in switches,
+        )
         # ``2.`` plus a digest of the shipped weights and thresholds: caches never serve stale reports.
-        self.version = f"2.{load_verifier().digest}"
+        suffix = "".join(f"+{s}" for s in sorted(switches))
+        self.version = f"2.{load_verifier().digest}{suffix}"
 
     def judge(self, alignments: list[Alignment], context: JudgeContext) -> list[Verdict]:
         """Label each aligned claim."""
         novelty = answer_novelty(alignments, context.index)
-        results = Verifier().verify(alignments, context.index, novelty, context.question)
+        results = self.verifier.verify(alignments, context.index, novelty, context.question)
         return [self._verdict(a, r, context) for a, r in zip(alignments, results, strict=True)]
 
     def _verdict(self, alignment: Alignment, result: PairResult, context: JudgeContext) -> Verdict:
@@ -506,4 +434,7 @@ def _show_missing(alignment: Alignment) -> str:
 
 @register_judge("offline")
 def _make_offline(argument: str) -> OfflineJudge:
-    return OfflineJudge()
+    return OfflineJudge(frozenset(a.strip() for a in argument.split(",") if a.strip()))
+
+
+_SWITCHES = frozenset({"no-embeddings", "no-detectors", "no-model"})
