@@ -11,175 +11,35 @@ from __future__ import annotations
 
 import math
 import re
+import tomllib
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from importlib import resources
 from itertools import combinations
 
 from ragaudit._text import LIGHT_WORDS, STOPWORDS, stem
 
 # --- numbers ------------------------------------------------------------------------------
-_WORD_NUMBERS = {
-    "zero": 0,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-    "hundred": 100,
-    "dozen": 12,
-    "half": 0.5,
-    "quarter": 0.25,
-    "a third": 1 / 3,
-    "twice": 2,
-    "double": 2,
-    "triple": 3,
-    "once": 1,
+_LEXICON = tomllib.loads(resources.files("ragaudit.data").joinpath("slots.toml").read_text(encoding="utf-8"))
+_WORD_NUMBERS: dict[str, float] = _LEXICON["word_numbers"]
+_ORDINALS: dict[str, int] = _LEXICON["ordinals"]
+_SCALES: dict[str, float] = _LEXICON["scales"]
+_MONEY_SCALES: dict[str, float] = _LEXICON["money_scales"]
+_MONTHS: dict[str, int] = _LEXICON["months"]
+_UNITS: dict[str, tuple[str, float]] = {
+    name: (str(u["dimension"]), float(u["factor"])) for u in _LEXICON["units"] for name in u["names"]
 }
-_ORDINALS = {
-    "first": 1,
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "seventh": 7,
-    "eighth": 8,
-    "ninth": 9,
-    "tenth": 10,
-}
-_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9, "k": 1e3}
-_MONEY_SCALES = {"m": 1e6, "bn": 1e9, "k": 1e3}
-
-# Unit → (dimension, factor to the dimension's base unit).
-_UNITS: dict[str, tuple[str, float]] = {}
-
-
-def _add(dimension: str, factor: float, *names: str) -> None:
-    for name in names:
-        _UNITS[name] = (dimension, factor)
-
-
-_add("time", 1, "s", "sec", "secs", "second", "seconds")
-_add("time", 60, "min", "mins", "minute", "minutes")
-_add("time", 3600, "h", "hr", "hrs", "hour", "hours")
-_add("time", 86400, "day", "days")
-_add("time", 604800, "week", "weeks", "wk", "wks")
-_add("time", 2629800, "month", "months")
-_add("time", 31557600, "year", "years", "yr", "yrs")
-_add("length", 0.001, "mm", "millimetre", "millimetres", "millimeter", "millimeters")
-_add("length", 0.01, "cm", "centimetre", "centimetres", "centimeter", "centimeters")
-_add("length", 1, "m", "metre", "metres", "meter", "meters")
-_add("length", 1000, "km", "kilometre", "kilometres", "kilometer", "kilometers")
-_add("length", 1609.344, "mile", "miles", "mi")
-_add("length", 0.3048, "ft", "foot", "feet")
-_add("length", 0.0254, "inch", "inches")
-_add("mass", 0.001, "g", "gram", "grams")
-_add("mass", 1e-6, "mg", "milligram", "milligrams")
-_add("mass", 1, "kg", "kilo", "kilos", "kilogram", "kilograms")
-_add("mass", 1000, "t", "tonne", "tonnes", "ton", "tons")
-_add("mass", 0.45359237, "lb", "lbs")
-_add("speed", 1 / 3.6, "km/h", "kmh", "kph")
-_add("speed", 0.44704, "mph")
-_add("speed", 1, "m/s")
-_add("energy", 1, "wh")
-_add("energy", 1e3, "kwh")
-_add("energy", 1e6, "mwh")
-_add("energy", 1e9, "gwh")
-_add("energy", 1e12, "twh")
-_add("power", 1, "w", "watt", "watts")
-_add("power", 1e3, "kw")
-_add("power", 1e6, "mw", "megawatt", "megawatts")
-_add("power", 1e9, "gw", "gigawatt", "gigawatts")
-_add("area", 10000, "ha", "hectare", "hectares")
-_add("area", 4046.86, "acre", "acres")
-_add("area", 1e6, "km2", "km²")
-_add("area", 1, "m2", "m²")
-_add("volume", 0.001, "ml", "millilitre", "millilitres", "milliliter", "milliliters")
-_add("volume", 1, "l", "litre", "litres", "liter", "liters")
-_add("percent", 1, "%", "percent", "per cent", "pct", "percentage points")
-_add("temperature_c", 1, "°c", "celsius", "degrees c")
-_add("temperature_f", 1, "°f", "fahrenheit", "degrees f")
-_add("gbp", 1, "£", "pound", "pounds", "gbp", "p", "pence")
-_add("usd", 1, "$", "dollar", "dollars", "usd")
-_add("eur", 1, "€", "euro", "euros", "eur")
-_add("gbp", 0.01, "p", "pence")
-_add("ratio", 1, "x", "times", "fold")
-_UNITS["p"] = ("gbp", 0.01)
-_UNITS["pence"] = ("gbp", 0.01)
-
-_MONTHS = {
-    "january": 1,
-    "jan": 1,
-    "february": 2,
-    "feb": 2,
-    "march": 3,
-    "mar": 3,
-    "april": 4,
-    "apr": 4,
-    "may": 5,
-    "june": 6,
-    "jun": 6,
-    "july": 7,
-    "jul": 7,
-    "august": 8,
-    "aug": 8,
-    "september": 9,
-    "sept": 9,
-    "sep": 9,
-    "october": 10,
-    "oct": 10,
-    "november": 11,
-    "nov": 11,
-    "december": 12,
-    "dec": 12,
-}
-
-_APPROX = frozenset(
-    [
-        "about",
-        "around",
-        "roughly",
-        "approximately",
-        "nearly",
-        "almost",
-        "circa",
-        "approx",
-        "~",
-        "estimated",
-        "some",
-        "over",
-        "under",
-        "more",
-        "less",
-        "fewer",
-        "least",
-        "most",
-        "exceeding",
-    ]
-)
-_WEEKDAYS = frozenset(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
+"""Unit → (dimension, factor to the dimension's base unit)."""
+_QUANTIFIER_CLASS: dict[str, str] = _LEXICON["quantifiers"]
+_CUES = {name: frozenset(words) for name, words in _LEXICON["cues"].items() if not name.endswith("phrases")}
+_APPROX = _CUES["approx"]
+_WEEKDAYS = _CUES["weekdays"]
+_NEGATIONS = _CUES["negations"]
+_HEDGES = _CUES["hedges"]
+_CERTAIN = _CUES["certain"]
+_CAUSAL = _CUES["causal"]
+_CAUSAL_PHRASES: tuple[str, ...] = tuple(_LEXICON["cues"]["causal_phrases"])
+_UNKNOWN_PHRASES: tuple[str, ...] = tuple(_LEXICON["cues"]["unknown_phrases"])
 
 # One token: a clock time, a number (with thousands separators and decimals, an optional
 # currency sign before and % after), or a word. Alternatives never overlap at one position.
@@ -241,142 +101,6 @@ class Slots:
     unknown: bool = False
     """States that something is not known or still open ("under investigation", "unclear")."""
     stems: set[str] = field(default_factory=set)
-
-
-_NEGATIONS = frozenset(
-    [
-        "not",
-        "no",
-        "never",
-        "none",
-        "nobody",
-        "nothing",
-        "neither",
-        "nor",
-        "cannot",
-        "without",
-        "avoid",
-        "avoiding",
-        "prevent",
-        "refrain",
-        "isn't",
-        "aren't",
-        "wasn't",
-        "weren't",
-        "doesn't",
-        "don't",
-        "didn't",
-        "won't",
-        "can't",
-        "couldn't",
-        "shouldn't",
-        "hasn't",
-        "haven't",
-        "hadn't",
-        "mustn't",
-        "wouldn't",
-    ]
-)
-_QUANTIFIER_CLASS = {
-    "all": "all",
-    "every": "all",
-    "each": "all",
-    "most": "most",
-    "majority": "most",
-    "many": "many",
-    "several": "some",
-    "some": "some",
-    "few": "few",
-    "minority": "few",
-    "none": "none",
-}
-_HEDGES = frozenset(
-    [
-        "may",
-        "might",
-        "could",
-        "possibly",
-        "possible",
-        "perhaps",
-        "likely",
-        "unlikely",
-        "probably",
-        "suggest",
-        "suggests",
-        "suggested",
-        "appear",
-        "appears",
-        "seem",
-        "seems",
-        "potential",
-        "potentially",
-        "uncertain",
-        "unclear",
-        "unconfirmed",
-        "preliminary",
-        "provisional",
-        "associated",
-        "association",
-    ]
-)
-_CERTAIN = frozenset(
-    ["will", "must", "always", "definitely", "certainly", "proven", "proves", "guaranteed", "confirmed", "confirms"]
-)
-_CAUSAL = frozenset(
-    [
-        "because",
-        "cause",
-        "caused",
-        "causes",
-        "causing",
-        "therefore",
-        "hence",
-        "consequently",
-        "blamed",
-        "attributed",
-        "attributes",
-        "attributable",
-        "credits",
-        "credited",
-        "triggered",
-    ]
-)
-_CAUSAL_PHRASES = (
-    "due to",
-    "led to",
-    "lead to",
-    "leads to",
-    "resulted in",
-    "results in",
-    "result of",
-    "as a result",
-    "thanks to",
-    "owing to",
-    "driven by",
-    "responsible for",
-    "came from",
-    "comes from",
-    "because of",
-    "put down to",
-    "the reason",
-)
-_UNKNOWN_PHRASES = (
-    "under investigation",
-    "not known",
-    "unknown",
-    "unclear",
-    "not yet known",
-    "not been determined",
-    "not determined",
-    "not established",
-    "not proven",
-    "no evidence",
-    "not confirmed",
-    "unconfirmed",
-    "being investigated",
-    "remains open",
-    "to be confirmed",
-)
 
 
 def _number_value(token: str) -> float | None:
