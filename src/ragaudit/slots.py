@@ -95,6 +95,8 @@ class Slots:
     negated_head: str = ""
     """The first content word a negation denies ("not *damaged*")."""
     quantifiers: set[str] = field(default_factory=set)
+    quantified: set[tuple[str, str]] = field(default_factory=set)
+    """(quantifier class, the content word it applies to): ("all", "patient")."""
     hedged: bool = False
     certain: bool = False
     causal: bool = False
@@ -154,6 +156,10 @@ def _read_polarity(tokens: list[tuple[str, str, int, int]], slots: Slots) -> Non
         lower = raw.lower().replace("’", "'")
         if lower in _QUANTIFIER_CLASS:
             slots.quantifiers.add(_QUANTIFIER_CLASS[lower])
+            after = [t[1].lower() for t in tokens[i + 1 : i + 5] if t[0] == "word"]
+            noun = next((stem(w) for w in after if w not in STOPWORDS and w not in LIGHT_WORDS), "")
+            if noun:
+                slots.quantified.add((_QUANTIFIER_CLASS[lower], noun))
         nxt = tokens[i + 1][1].lower() if i + 1 < len(tokens) else ""
         prev = tokens[i - 1][1].lower() if i else ""
         if lower == "no" and (
@@ -179,7 +185,9 @@ def _read_names(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots
     def flush() -> None:
         if run:
             name = " ".join(r[0] for r in run).removesuffix("'s").removesuffix("’s")
-            slots.names[name.lower()] = text[run[0][1] : run[-1][2]]
+            # A lone short word ("Rep", "Dr") is a title or abbreviation; acronyms are kept.
+            if len(run) > 1 or len(name) >= 4 or name.isupper():
+                slots.names[name.lower()] = text[run[0][1] : run[-1][2]]
         run.clear()
 
     for i, (kind, raw, start, end) in enumerate(tokens):
@@ -189,9 +197,13 @@ def _read_names(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots
         capital = (
             kind == "word" and raw[:1].isupper() and lower not in _MONTHS and lower not in _WEEKDAYS
         ) and lower not in _UNITS
+        if run and text[run[-1][2] : start].strip():
+            flush()  # "Buffalo, New York": punctuation ends a name
         if capital and lower not in STOPWORDS and lower not in _NEGATIONS and lower not in LIGHT_WORDS:
-            if initial and not run and (i + 1 >= len(tokens) or not tokens[i + 1][1][:1].isupper()):
-                # A capitalised first word alone is just the start of a sentence.
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+            joined = nxt is not None and nxt[1][:1].isupper() and not text[end : nxt[2]].strip()
+            if initial and not run and (not joined or lower in _WORD_NUMBERS):
+                # A capitalised first word alone ("However", "Overall", "Three") starts a sentence.
                 flush()
                 continue
             run.append((raw, start, end))
@@ -361,6 +373,43 @@ def _read_date(tokens: list[tuple[str, str, int, int]], i: int, slots: Slots) ->
 
 
 # --- comparison ---------------------------------------------------------------------------
+_QUANTIFIER_CLASHES = frozenset(
+    {
+        ("all", "some"),
+        ("all", "few"),
+        ("all", "most"),
+        ("all", "none"),
+        ("most", "few"),
+        ("most", "none"),
+        ("many", "few"),
+        ("many", "none"),
+        ("few", "all"),
+        ("few", "most"),
+        ("few", "many"),
+        ("none", "all"),
+        ("none", "most"),
+        ("none", "many"),
+        ("none", "some"),
+        ("none", "few"),
+        ("some", "none"),
+        ("some", "all"),
+        ("many", "all"),
+    }
+)
+"""(claim's quantifier, source's) pairs a careful reader calls a change of meaning: "some patients"
+where the source says "all patients" misstates it, "many" where it says "most" does not."""
+
+
+def quantifiers_clash(claim: set[tuple[str, str]], source: set[tuple[str, str]]) -> bool:
+    """Whether the claim quantifies a noun in a way the source's quantifier of it rules out
+    ("all patients" where the source says "some patients")."""
+    return any(
+        noun == their_noun and q != theirs and (q, theirs) in _QUANTIFIER_CLASHES
+        for q, noun in claim
+        for theirs, their_noun in source
+    )
+
+
 MAX_SLOTS = 64
 """Slots of one claim compared at most (a claim is a clause; more is an attack, not prose)."""
 

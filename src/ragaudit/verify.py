@@ -22,9 +22,10 @@ import hashlib
 import itertools
 import json
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -33,7 +34,7 @@ import numpy as np
 from ragaudit._text import LIGHT_WORDS
 from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.embed import embed
-from ragaudit.slots import MAX_SLOTS, Mismatch, Slots, compare, extract, quantity_supported
+from ragaudit.slots import MAX_SLOTS, Mismatch, Slots, compare, extract, quantifiers_clash, quantity_supported
 
 FEATURES: tuple[str, ...] = (
     "bias_free_sim",
@@ -73,6 +74,8 @@ class Window:
     """Cosine of the claim's and the window's embeddings."""
     coverage: float
     """Rarity-weighted share of the claim's terms the window holds."""
+    word_coverage: float = 0.0
+    """The same share over words only: figures are what the slots compare, not what makes a window relevant."""
 
     @property
     def score(self) -> float:
@@ -203,7 +206,16 @@ def candidate_windows(alignment: Alignment, index: SourceIndex, claim_vector: np
             source = index.by_id[units[0].source_id].text
             start, end = units[0].start, units[-1].end
             windows.append(
-                Window(units[0].source_id, start, end, source[start:end], units, similarity, _coverage(keys, alignment))
+                Window(
+                    units[0].source_id,
+                    start,
+                    end,
+                    source[start:end],
+                    units,
+                    similarity,
+                    _coverage(keys, alignment),
+                    _coverage(keys, alignment, words_only=True),
+                )
             )
     # A pair must earn its place: it wins only when it covers clearly more than its better half.
     windows.sort(key=lambda w: (-(w.score - 0.04 * (len(w.units) - 1)), w.start))
@@ -211,8 +223,13 @@ def candidate_windows(alignment: Alignment, index: SourceIndex, claim_vector: np
 
 
 def _novel_name(name: str, written: str, all_text: str, index: SourceIndex) -> bool:
-    """A name no source gives, not even as the initials of one ("EPC" for Energy Performance Certificate)."""
-    if name in all_text.lower():
+    """A name no source gives, not even word by word or as the initials of one ("EPC" for Energy
+    Performance Certificate)."""
+    lowered = all_text.lower()
+    if name in lowered:
+        return False
+    words = [w for w in re.findall(r"[^\W\d_]+", name) if len(w) > 2]
+    if words and all(re.search(rf"\b{re.escape(w)}", lowered) for w in words):
         return False
     acronym = written.rstrip("s")
     if acronym.isupper() and len(acronym) >= 2:
@@ -227,6 +244,12 @@ def _novel_name(name: str, written: str, all_text: str, index: SourceIndex) -> b
             index.__dict__["_initials"] = initials
         return acronym not in initials
     return True
+
+
+@lru_cache(maxsize=256)
+def index_words(text: str) -> frozenset[str]:
+    """Lower-cased words of ``text`` (the request's sources, joined)."""
+    return frozenset(re.findall(r"[^\W\d_]+", text.lower()))
 
 
 def _names_in(text: str, names: dict[str, str]) -> set[str]:
@@ -297,12 +320,17 @@ class Verifier:
                 windows,
             )
         best = windows[0]
-        about = [w for w in windows[:4] if w.similarity >= model.about_similarity or w.coverage >= model.about_coverage]
+        about = [
+            w for w in windows[:4] if w.similarity >= model.about_similarity or w.word_coverage >= model.about_coverage
+        ]
         feats = self._features(alignment, index, claim, windows, about, pool, all_text, novelty)
         # Without the learned model, the claim's uncovered weighted share stands in for its probability.
         p = model.probability(feats) if self.learned else 1.0 - feats["lex_best"]
         for window in about[:2] if self.detectors else ():
-            if window.coverage < model.contradiction_coverage and window.similarity < model.contradiction_similarity:
+            if (
+                window.word_coverage < model.contradiction_coverage
+                and window.similarity < model.contradiction_similarity
+            ):
                 continue  # related, but not about the same event: a differing figure is no contradiction
             found = self._mismatches(claim, alignment, window, pool, all_text)
             if found:
@@ -394,14 +422,13 @@ class Verifier:
         if claim.negated != theirs.negated and window.similarity >= self.model.about_similarity:
             head = theirs.negated_head if theirs.negated else claim.negated_head
             denied = {head} & (claim.stems if theirs.negated else theirs.stems)
-            if denied and len(shared) >= 3:
+            # The negation's scope must be what both say, not another clause of a long sentence.
+            scope = (theirs.negated_stems & claim.stems) if theirs.negated else (claim.negated_stems & theirs.stems)
+            if denied and len(scope) >= 2 and len(shared) >= 3:
                 side = "negates" if theirs.negated else "states"
                 found.append(Mismatch("negation", f"the source {side} '{', '.join(sorted(denied)[:3])}'"))
-        if (
-            claim.quantifiers
-            and theirs.quantifiers
-            and not claim.quantifiers & theirs.quantifiers
-            and window.similarity >= self.model.about_similarity
+        if quantifiers_clash(claim.quantified, theirs.quantified) and (
+            window.similarity >= self.model.about_similarity
         ):
             found.append(
                 Mismatch(
@@ -414,8 +441,17 @@ class Verifier:
             theirs.unknown and claim.causal and not (claim.hedged or claim.unknown)
         ):
             found.append(Mismatch("modality", "a certain statement where the source only hedges or leaves it open"))
-        names_here = _names_in(window.text, claim.names)
-        missing = [n for n in claim.names if n not in names_here and not claim.names[n].rstrip("s").isupper()]
+        window_words = set(re.findall(r"[^\W\d_]+", window.text.lower()))
+        source_words = index_words(all_text)
+        # A swap puts a party the sources name elsewhere (or a full name they never give) in this
+        # window's place.
+        missing = [
+            n
+            for n in claim.names
+            if not claim.names[n].rstrip("s").isupper()
+            and not set(re.findall(r"[^\W\d_]+", n)) <= window_words
+            and (set(re.findall(r"[^\W\d_]+", n)) <= source_words or " " in n)
+        ]
         others = {
             n
             for n, written in theirs.names.items()
@@ -423,7 +459,8 @@ class Verifier:
             and not written.rstrip("s").isupper()
             and not any(n in c or c in n for c in claim.names)
         }
-        if missing and others and window.coverage >= 0.6 and window.similarity >= 0.65 and len(shared) >= 3:
+        similar = window.similarity >= self.model.about_similarity
+        if missing and others and window.word_coverage >= 0.6 and similar and len(shared) >= 3:
             found.append(
                 Mismatch(
                     "name", f"'{claim.names[missing[0]]}' where the source names '{theirs.names[sorted(others)[0]]}'"
