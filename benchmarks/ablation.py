@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 from handcrafted import DEFAULT, score_case, summarise
-
 from ragaudit import Auditor
 
 VARIANTS = {

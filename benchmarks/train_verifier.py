@@ -25,11 +25,12 @@ import numpy as np
 from sklearn.linear_model import LogisticRegression
 
 from ragaudit._text import question_keys
+from ragaudit._verifier_model import FEATURES
 from ragaudit.align import align, build_index
 from ragaudit.judges._offline import answer_novelty
 from ragaudit.models import Source
 from ragaudit.segment import segment
-from ragaudit.verify import FEATURES, Verifier
+from ragaudit.verify import Verifier
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "benchmarks"

@@ -18,47 +18,21 @@ Each result names the signal that decided it.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import json
 import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
-from importlib import resources
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from ragaudit._text import LIGHT_WORDS
+from ragaudit._verifier_model import VerifierModel, load_model
 from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.embed import embed
 from ragaudit.slots import MAX_SLOTS, Mismatch, Slots, compare, extract, quantifiers_clash, quantity_supported
-
-FEATURES: tuple[str, ...] = (
-    "bias_free_sim",
-    "sim_best",
-    "lex_best",
-    "lex_union",
-    "lex_global",
-    "novel_stems",
-    "novel_numbers",
-    "novel_names",
-    "log_length",
-    "structured",
-    "answer_novelty",
-    "hedge_gap",
-    "causal_gap",
-    "sim_x_lex",
-    "miss_best",
-    "log_missing",
-    "novel_bigrams",
-    "sim_best_structured",
-    "lex_best_structured",
-    "novel_stems_structured",
-    "novel_bigrams_structured",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,49 +71,6 @@ class PairResult:
     """Best first."""
     mismatches: list[Mismatch] = field(default_factory=list)
     features: dict[str, float] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class VerifierModel:
-    """Logistic weights over :data:`FEATURES`, the thresholds, and the artifact's identity."""
-
-    coef: tuple[float, ...]
-    intercept: float
-    threshold: float
-    partial_threshold: float
-    about_similarity: float
-    """A window at least this close in meaning (or covering ``about_coverage``) is about the claim."""
-    about_coverage: float
-    contradiction_similarity: float
-    """A differing slot contradicts only in a window this close in meaning, or covering ``contradiction_coverage``."""
-    contradiction_coverage: float
-    digest: str
-
-    def probability(self, features: dict[str, float]) -> float:
-        """Probability that the claim is not supported."""
-        z = self.intercept + sum(c * features[name] for c, name in zip(self.coef, FEATURES, strict=True))
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-
-
-@cache
-def load_model() -> VerifierModel:
-    """The shipped weights and thresholds (``judges/verifier_model.json``)."""
-    raw = resources.files("ragaudit.judges").joinpath("verifier_model.json").read_bytes()
-    data: dict[str, Any] = json.loads(raw)
-    if tuple(data["features"]) != FEATURES:
-        raise RuntimeError("verifier_model.json does not match FEATURES; rerun benchmarks/train_verifier.py")
-    t = data["thresholds"]
-    return VerifierModel(
-        coef=tuple(float(c) for c in data["coef"]),
-        intercept=float(data["intercept"]),
-        threshold=float(t["unsupported"]),
-        partial_threshold=float(t["partial"]),
-        about_similarity=float(t["about_similarity"]),
-        about_coverage=float(t["about_coverage"]),
-        contradiction_similarity=float(t["contradiction_similarity"]),
-        contradiction_coverage=float(t["contradiction_coverage"]),
-        digest=hashlib.sha256(raw).hexdigest()[:12],
-    )
 
 
 EMBED_BUDGET = 384
@@ -250,11 +181,6 @@ def _novel_name(name: str, written: str, all_text: str, index: SourceIndex) -> b
 def index_words(text: str) -> frozenset[str]:
     """Lower-cased words of ``text`` (the request's sources, joined)."""
     return frozenset(re.findall(r"[^\W\d_]+", text.lower()))
-
-
-def _names_in(text: str, names: dict[str, str]) -> set[str]:
-    lowered = text.lower()
-    return {n for n in names if n in lowered}
 
 
 class Verifier:
@@ -424,7 +350,11 @@ class Verifier:
             denied = {head} & (claim.stems if theirs.negated else theirs.stems)
             # The negation's scope must be what both say, not another clause of a long sentence.
             scope = (theirs.negated_stems & claim.stems) if theirs.negated else (claim.negated_stems & theirs.stems)
-            if denied and len(scope) >= 2 and len(shared) >= 3:
+            if (
+                denied
+                and (len(scope) >= 2 or window.similarity >= self.model.contradiction_similarity)
+                and len(shared) >= 3
+            ):
                 side = "negates" if theirs.negated else "states"
                 found.append(Mismatch("negation", f"the source {side} '{', '.join(sorted(denied)[:3])}'"))
         if quantifiers_clash(claim.quantified, theirs.quantified) and (
