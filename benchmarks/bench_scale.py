@@ -130,7 +130,7 @@ def main() -> None:
                 f"Per core (Spark): {per_core:.1f} rows/s → {core_hours:.1f} core-hours per million answers, "
                 f"${core_hours * args.price:.2f} at ${args.price}/vCPU-hour; wall time per million: "
                 f"{wall['4x4']} min on 4 executors × 4 cores, {wall['10x8']} min on 10 × 8, {wall['50x8']} min on 50 × 8 "
-                "(linear in cores: partitions are independent, no shuffle).",
+                "(linear in cores: partitions are audited independently; the only shuffle is the initial repartition).",
                 f"Load average before/after: {result['load_average_before']} / {result['load_average_after']}.",
             ]
         ),
