@@ -201,7 +201,7 @@ def rss_mb(pid: int) -> float:
 
 RSS_BOUND_MB = 600
 REQUESTS = 30
-"""Documented in SECURITY.md: the service's memory after 100 requests of 1.4 MB (one audit process)."""
+"""Documented in SECURITY.md: the service's memory (HTTP process plus one audit process)."""
 
 
 @pytest.mark.slow
@@ -209,7 +209,7 @@ def test_memory_stays_bounded_across_many_large_requests(tmp_path: Path) -> None
     """Requests with 1.4 MB of distinct sources each: the cache holds two, so memory must plateau.
 
     30 requests here (10 times what the cache holds) keep CI time reasonable; SECURITY.md gives the
-    figure measured over 100.
+    figures measured over longer runs.
     """
     env = {"RAGAUDIT_AUDIT_PROCESSES": "1"}  # the bound is per audit process; count them all below
     srv = Server(f"sqlite:///{tmp_path / 'audits.db'}", log=tmp_path / "serve.log", env=env).start()

@@ -24,7 +24,7 @@ class ServiceSettings(BaseSettings):
     """Larger request bodies get 413 (counted as they stream in, chunked or not)."""
     callback_allow: str | None = None
     """Private or loopback callback hosts/networks to allow, comma-separated (``hooks.internal, 10.0.0.0/8``)."""
-    index_cache_chars: int = 4_000_000
+    index_cache_chars: int = 2_000_000
     """Source characters kept indexed, shared by every option set (bounds memory: ~80 bytes each)."""
     log_text: bool = False
     """Log answer and source text (off: logs carry ids, hashes, decisions and timings only)."""
