@@ -272,7 +272,9 @@ class Verifier:
             and not quantity_supported(q, pool, allow_derived=False)
         ]
         novel_names = [n for n, written in claim.names.items() if _novel_name(n, written, all_text, index)]
-        if self.detectors and about and (novel_q or novel_names):
+        # A figure or name no source states: an added detail beside supported text; a party no source
+        # names is reported even with no window about the claim (figures may be derived across sources).
+        if self.detectors and (novel_names or (about and novel_q)):
             what = "', '".join([q.text for q in novel_q[:2]] + [claim.names[n] for n in novel_names[:2]])
             status = "partially_supported" if best.coverage >= 0.5 or best.similarity >= 0.6 else "unsupported"
             return PairResult(status, max(p, 0.7), "added detail", f"no source states '{what}'", windows, [], feats)
