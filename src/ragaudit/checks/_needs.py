@@ -26,7 +26,10 @@ _ASK = (
     r"will|would|should|has|have|may|must)"
 )
 # A new ask starts after a comma, "and"/"or" or a semicolon, with a wh-word or an auxiliary.
-_SPLIT_RE = re.compile(rf"(?:[;?]\s+|,\s*(?:and|or|but)?\s*|\s+(?:and|or|but)\s+)(?={_ASK}\b)", re.IGNORECASE)
+# Possessive runs, and a whitespace run entered only at its start: linear on any input.
+_SPLIT_RE = re.compile(
+    rf"(?:[;?]\s++|,\s*+(?:(?:and|or|but)\s++)?|(?<!\s)\s++(?:and|or|but)\s++)(?={_ASK}\b)", re.IGNORECASE
+)
 _ASK_WORD_RE = re.compile(rf"(?i){_ASK}|it|its|they|them|this|that|these|those|i|we|you|me|my|a|an|the")
 _TARGETS: tuple[tuple[str, str], ...] = (
     (r"\bhow much\b|\bcost\b|\bprice\b|\bfee\b|\bfare\b|\bpremium\b|\bprize money\b", "amount"),
