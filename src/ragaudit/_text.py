@@ -784,4 +784,4 @@ def name_keys(terms: list[Term] | tuple[Term, ...], text: str) -> set[str]:
 
 def is_year(key: str) -> bool:
     """Whether a number key (``#2019``) reads as a calendar year."""
-    return key.startswith("#") and key[1:].isdigit() and 1500 <= int(key[1:]) <= 2100
+    return key.startswith("#") and key[1:].isdecimal() and 1500 <= int(key[1:]) <= 2100

@@ -359,15 +359,15 @@ def _read_date(tokens: list[tuple[str, str, int, int]], i: int, slots: Slots) ->
     start, end = tokens[i][2], tokens[i][3]
     before = tokens[i - 1] if i > 0 else None
     after = tokens[i + 1] if i + 1 < len(tokens) else None
-    if before and before[0] == "num" and before[1].isdigit() and 1 <= int(before[1]) <= 31:
+    if before and before[0] == "num" and before[1].isdecimal() and 1 <= int(before[1]) <= 31:
         day, start = int(before[1]), before[2]
-    elif after and after[0] == "num" and after[1].isdigit() and 1 <= int(after[1]) <= 31:
+    elif after and after[0] == "num" and after[1].isdecimal() and 1 <= int(after[1]) <= 31:
         day, end = int(after[1]), after[3]
         after = tokens[i + 2] if i + 2 < len(tokens) else None
     elif before and before[0] == "word" and before[1].lower() in _ORDINALS:
         day, start = _ORDINALS[before[1].lower()], before[2]
     nxt = after if after and after[0] == "num" else (tokens[i + 2] if i + 2 < len(tokens) else None)
-    if nxt and nxt[0] == "num" and nxt[1].isdigit() and len(nxt[1]) == 4 and 1500 <= int(nxt[1]) <= 2100:
+    if nxt and nxt[0] == "num" and nxt[1].isdecimal() and len(nxt[1]) == 4 and 1500 <= int(nxt[1]) <= 2100:
         year, end = int(nxt[1]), nxt[3]
     slots.dates.append(Date(day, month, year, start, end, ""))
 

@@ -125,7 +125,7 @@ def split_needs(question: str) -> list[Need]:
             keys = frozenset(
                 t.key for t in analyze(text) if t.kind == "word" and not _ASK_WORD_RE.fullmatch(text[t.start : t.end])
             )
-        years = frozenset(int(k[1:]) for k in keys if k[1:].isdigit() and 1000 <= int(k[1:]) <= 2100)
+        years = frozenset(int(k[1:]) for k in keys if k[1:].isdecimal() and 1000 <= int(k[1:]) <= 2100)
         # An ask with no content words of its own ("is it paid?") still counts; one with none at all
         # (a stray "and") does not.
         if not keys:

@@ -259,7 +259,7 @@ def is_inferable(alignment: Alignment, index: SourceIndex) -> bool:
     """
     novel = [k for k in alignment.keys if k.startswith("#") and k not in index.numbers]
     # Years are not computed from other figures; a changed year is a wrong year.
-    if not novel or any(k[1:].isdigit() and 1500 <= int(k[1:]) <= 2100 for k in novel):
+    if not novel or any(k[1:].isdecimal() and 1500 <= int(k[1:]) <= 2100 for k in novel):
         return False
     # Only figures of the evidence the claim aligns to (the same topic) may be combined.
     evidence_numbers = set().union(*(u.numbers for u in alignment.best)) if alignment.best else set()

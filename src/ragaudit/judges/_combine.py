@@ -147,7 +147,7 @@ def _make_consensus(argument: str) -> ConsensusJudge:
     specs: list[str] = []
     for part in _split_top(rest, "|"):
         count, star, spec = part.partition("*")
-        if star and count.isdigit():
+        if star and count.isdecimal():
             specs += [spec] * int(count)
         else:
             specs.append(part)

@@ -21,7 +21,7 @@ def parse_age(text: str) -> timedelta:
     """``90d``, ``12h``, ``30m`` or ``2w`` → a timedelta."""
     units = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
     text = text.strip().lower()
-    if len(text) < 2 or text[-1] not in units or not text[:-1].isdigit():
+    if len(text) < 2 or text[-1] not in units or not text[:-1].isdecimal():
         raise ConfigError(f"age {text!r}: write a number and a unit, e.g. 90d, 12h, 30m or 2w")
     try:
         age = timedelta(**{units[text[-1]]: int(text[:-1])})
