@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import pickle
+from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
@@ -10,7 +12,9 @@ import pytest
 
 from ragaudit import Auditor
 from ragaudit.aggregate import summarize
+from ragaudit.config import AuditorConfig
 from ragaudit.errors import ConfigError
+from ragaudit.gate import Policy
 from ragaudit.kernel import BatchConfig, audit_batches, output_names, request_keys, worker_auditor
 
 GOOD = [
@@ -123,10 +127,36 @@ def test_request_hash_is_an_idempotent_key_and_skip_leaves_rows_out() -> None:
 
 
 def test_the_auditor_is_built_once_per_worker() -> None:
-    config = BatchConfig(risk_level="high")
+    config = BatchConfig(AuditorConfig(risk_level="high"))
     first = worker_auditor(config)
     list(audit_batches([_batch(GOOD), _batch(GOOD)], config))
-    assert worker_auditor(BatchConfig(risk_level="high")) is first
+    assert worker_auditor(BatchConfig(AuditorConfig(risk_level="high"))) is first
+    # A policy object is not hashable: configs are matched by value.
+    strict = AuditorConfig(policy=Policy(name="strict-test", threshold=0.99))
+    assert worker_auditor(strict) is worker_auditor(AuditorConfig(policy=Policy(name="strict-test", threshold=0.99)))
+    assert worker_auditor(strict) is not first
+
+
+def test_a_local_batch_audits_under_the_config_in_its_worker_processes(tmp_path: Path) -> None:
+    from ragaudit.tables import run_local
+
+    auditor = AuditorConfig(
+        risk_level="high", claim_types=["temporal"], policy=Policy(name="strict-test", threshold=0.99)
+    )
+    config = BatchConfig(auditor)
+    assert pickle.loads(pickle.dumps(config)) == config  # what a spawned worker or a Spark executor gets
+    source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    source.write_text("".join(json.dumps({**row, "id": f"{row['id']}{i}"}) + "\n" for i in range(3) for row in GOOD))
+    summary = run_local(source, out, config, workers=2)
+    assert summary.audited == 6 and summary.errors == 0
+    reports = [json.loads(line) for line in out.read_text().splitlines()]
+    direct = Auditor(auditor).audit(GOOD[0])
+    assert [r["id"] for r in reports] == ["a0", "b0", "a1", "b1", "a2", "b2"]
+    for report in reports:
+        assert report["options"] == {"risk_level": "high", "claim_types": ["temporal"]}
+        assert report["decision"]["policy"] == "strict-test" and report["decision"]["risk_level"] == "high"
+        assert {c["type"] for c in report["claims"]} <= {"temporal"}
+    assert reports[0]["claims"] == json.loads(direct.to_json())["claims"]
 
 
 def test_summary_rates_slices_and_gold() -> None:

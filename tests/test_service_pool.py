@@ -3,6 +3,8 @@ concurrent audits are all recorded exactly once (SQLite with one writer, and Pos
 
 from __future__ import annotations
 
+import asyncio
+import os
 import statistics
 import threading
 import time
@@ -14,6 +16,11 @@ from typing import Any
 import httpx
 import pytest
 
+from ragaudit.config import AuditorConfig
+from ragaudit.gate import Policy
+from ragaudit.models import AuditRequest
+from ragaudit.service.pool import AuditPool
+from ragaudit.service.settings import ServiceSettings
 from service_helpers import PG_URL, Server, reset_postgres
 
 NAMES = ["Lakeside", "Northgate", "Riverbend", "Hillcrest", "Eastport", "Westfield", "Oakridge", "Pinehurst"]
@@ -109,3 +116,47 @@ def test_concurrent_audits_are_each_recorded_once(server: Server) -> None:
         one = client.get(f"/v1/audits/{ids[0]}").json()
         assert one["state"] == "done" and one["report"]["claims"]
         assert one == answers[ids[0]]  # the sync answer is what was recorded
+
+
+def test_the_pool_audits_under_its_config_in_a_worker_process() -> None:
+    config = AuditorConfig(
+        risk_level="high", claim_types=["temporal"], policy=Policy(name="strict-test", threshold=0.99)
+    )
+    request = AuditRequest.model_validate(_light(0))
+    pool = AuditPool(config, processes=1)  # spawned: the config crosses to the worker pickled
+
+    async def both() -> tuple[Any, Any]:
+        return await pool.audit(request), await pool.audit(request, "low", ["quantitative"])
+
+    try:
+        configured, overridden = asyncio.run(both())
+        worker_pids = {p.pid for p in (pool._executor._processes or {}).values()} if pool._executor else set()
+    finally:
+        pool.close()
+    assert worker_pids and os.getpid() not in worker_pids
+    assert configured.decision.policy == "strict-test" and configured.decision.risk_level == "high"
+    assert configured.options.claim_types == ["temporal"] and {c.type for c in configured.claims} == {"temporal"}
+    assert overridden.decision.policy == "strict-test" and overridden.decision.risk_level == "low"
+    assert overridden.options.claim_types == ["quantitative"]
+
+
+def test_the_service_settings_make_the_auditor_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    policy = tmp_path / "strict.toml"
+    policy.write_text('name = "strict-test"\nthreshold = 0.99\n')
+    monkeypatch.setenv("RAGAUDIT_POLICY", str(policy))
+    monkeypatch.setenv("RAGAUDIT_RISK_LEVEL", "high")
+    assert ServiceSettings().auditor_config() == AuditorConfig(policy=str(policy), risk_level="high")
+    monkeypatch.setenv("RAGAUDIT_AUDIT_PROCESSES", "1")
+    srv = Server(f"sqlite:///{tmp_path / 'trail.db'}", log=tmp_path / "serve.log").start()
+    try:
+        with srv.client() as client:
+            default = client.post("/v1/audits", json=_light(1)).json()["report"]
+            chosen = client.post("/v1/audits", json={**_light(2), "risk_level": "low", "claim_types": ["temporal"]})
+            chosen_report = chosen.json()["report"]
+    finally:
+        srv.stop()
+    assert default["decision"]["policy"] == "strict-test" and default["options"]["risk_level"] == "high"
+    assert chosen_report["decision"]["policy"] == "strict-test" and chosen_report["options"] == {
+        "risk_level": "low",
+        "claim_types": ["temporal"],
+    }

@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ragaudit._hashing import invalid_key, request_hashes, request_key
+from ragaudit.config import AuditorConfig
 from ragaudit.errors import ConfigError, InputError, RagAuditError
-from ragaudit.models import CLAIM_STATUSES, AuditRequest, ClaimType, Report, RiskLevel
+from ragaudit.models import CLAIM_STATUSES, AuditRequest, Report
 from ragaudit.requests import coerce_sources, loads, validate_request
 
 if TYPE_CHECKING:
@@ -39,16 +40,17 @@ COUNT_COLUMNS = ("claims", *CLAIM_STATUSES)
 
 @dataclass(frozen=True)
 class BatchConfig:
-    """How to audit a table: judge options, which input column plays which role, which to keep.
+    """How to audit a table: the auditor's configuration, which input column plays which role, which to keep.
 
-    It is small and picklable: engines ship it to their workers, which build the auditor from it.
+    It is small and picklable (when the judge is a spec string): engines ship it to their workers,
+    which build the auditor from ``auditor``.
+
+    >>> BatchConfig(AuditorConfig(risk_level="high"), keep=(("task", "task"),)).auditor.risk_level
+    'high'
     """
 
-    judge: str = "offline"
-    risk_level: RiskLevel = "medium"
-    claim_types: tuple[ClaimType, ...] | None = None
-    policy: str | None = None
-    """Gate policy file (TOML/YAML); default: the shipped policy."""
+    auditor: AuditorConfig = field(default_factory=AuditorConfig)
+    """Judge, policy, risk level, claim types, calibration and limits: the same object every entry point takes."""
     columns: tuple[tuple[str, str], ...] = ()
     """``(role, input column)`` pairs overriding the default names ``id, question, answer, sources``."""
     keep: tuple[tuple[str, str], ...] = ()
@@ -129,20 +131,21 @@ def output_schema(config: BatchConfig | None = None, input_schema: pa.Schema | N
     return pa.schema(fields)
 
 
-_auditors: dict[tuple[Any, ...], Auditor] = {}
+_auditors: list[tuple[AuditorConfig, Auditor]] = []
 
 
-def worker_auditor(config: BatchConfig) -> Auditor:
+def worker_auditor(config: AuditorConfig | BatchConfig) -> Auditor:
     """The auditor for ``config`` in this process, built on first use and kept for the process's life."""
-    key = (config.judge, config.risk_level, config.claim_types, config.policy)
-    auditor = _auditors.get(key)
-    if auditor is None:
-        from ragaudit._pipeline import Auditor
+    if isinstance(config, BatchConfig):
+        config = config.auditor
+    # Compared by value, not hashed: a policy or calibration object in the config is not hashable.
+    for known, auditor in _auditors:
+        if known == config:
+            return auditor
+    from ragaudit._pipeline import Auditor
 
-        auditor = Auditor(
-            config.judge, risk_level=config.risk_level, claim_types=config.claim_types, policy=config.policy
-        )
-        _auditors[key] = auditor
+    auditor = Auditor(config)
+    _auditors.append((config, auditor))
     return auditor
 
 

@@ -12,9 +12,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
 from rich.text import Text
 
 from ragaudit._cli._common import EXIT_INPUT, stderr
+from ragaudit.config import AuditorConfig
 from ragaudit.errors import ConfigError
 from ragaudit.kernel import ROLES, BatchConfig
-from ragaudit.models import ClaimType, RiskLevel
 from ragaudit.render._safe import safe_markup
 
 
@@ -58,17 +58,14 @@ def _pairs(items: list[str] | None, what: str, sep: str) -> tuple[tuple[str, str
 
 
 def build_config(
+    auditor: AuditorConfig,
     *,
-    judge: str,
-    risk_level: RiskLevel,
-    claim_types: list[ClaimType] | None,
     columns: list[str] | None,
-    policy: str | None = None,
     keep: list[str] | None,
     slice_by: str | None,
     gold: str | None,
 ) -> tuple[BatchConfig, str | None, str | None]:
-    """The kernel configuration, and the output names of the slice and gold columns."""
+    """The kernel configuration (``auditor`` and the columns), and the output names of the slice and gold columns."""
     mapped = _pairs(columns, "--column", "=")
     kept = list(_pairs(keep, "--keep", ":"))
     outputs = {out for _, out in kept}
@@ -83,14 +80,7 @@ def build_config(
         if gold_out is None:
             gold_out = "gold_label" if "gold_label" not in outputs else f"gold_{gold}"
             kept.append((gold, gold_out))
-    config = BatchConfig(
-        judge=judge,
-        risk_level=risk_level,
-        claim_types=tuple(claim_types) if claim_types else None,
-        policy=policy,
-        columns=mapped,
-        keep=tuple(kept),
-    )
+    config = BatchConfig(auditor, columns=mapped, keep=tuple(kept))
     return config, slice_out, gold_out
 
 

@@ -84,14 +84,7 @@ def audit(
         if resume and overwrite:
             fail("give --resume or --overwrite, not both")
         batch_config, slice_out, gold_out = build_config(
-            judge=judge,
-            risk_level=risk_level.value,
-            claim_types=claim_type or None,  # type: ignore[arg-type]
-            columns=column,
-            policy=str(policy) if policy else None,
-            keep=keep,
-            slice_by=slice_by,
-            gold=gold,
+            config, columns=column, keep=keep, slice_by=slice_by, gold=gold
         )
         run_batch(
             batch,

@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 from fastapi_offline import FastAPIOffline
 from sqlalchemy.exc import SQLAlchemyError
 
+from ragaudit.config import AuditorConfig
 from ragaudit.errors import (
     ConfigError,
     InputError,
@@ -48,8 +49,11 @@ def error_status(exc: RagAuditError) -> tuple[int, str]:
     return 500, "internal"
 
 
-def create_app(settings: ServiceSettings | None = None, store: Store | None = None) -> FastAPI:
-    """Build the service app; ``store`` defaults to ``open_store(settings.database_url)``."""
+def create_app(
+    settings: ServiceSettings | None = None, store: Store | None = None, config: AuditorConfig | None = None
+) -> FastAPI:
+    """Build the service app; ``store`` defaults to ``open_store(settings.database_url)``, ``config`` (how to
+    audit) to ``settings.auditor_config()``; it must pickle (a judge spec, not a judge object)."""
     settings = settings or ServiceSettings()
     check_settings(settings)
     configure_logging()
@@ -58,7 +62,7 @@ def create_app(settings: ServiceSettings | None = None, store: Store | None = No
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         the_store = store or open_store(settings.database_url)
         the_store.key_secret = settings.key_secret or the_store.key_secret
-        service = Service(settings, the_store)
+        service = Service(settings, the_store, config)
         app.state.service = service
         ensure_admin(the_store, settings)
         requeued = the_store.requeue_running()

@@ -18,7 +18,8 @@ class AuditBody(BaseModel):
     trace_id: str | None = Field(None, max_length=200)
     """The caller's trace id."""
     answer_version: str | None = Field(None, max_length=200)
-    risk_level: RiskLevel = "medium"
+    risk_level: RiskLevel | None = None
+    """Default: the service's (``RAGAUDIT_RISK_LEVEL``, else ``medium``)."""
     claim_types: list[ClaimType] | None = None
     callback_url: str | None = None
     """Async only: POSTed ``{"id", "state", "decision"}`` when the audit is done."""

@@ -18,27 +18,35 @@ from concurrent.futures.process import BrokenProcessPool
 
 from ragaudit._cache import shared_index_cache
 from ragaudit.batch import default_workers
-from ragaudit.kernel import BatchConfig, worker_auditor
+from ragaudit.config import AuditorConfig
+from ragaudit.kernel import worker_auditor
 from ragaudit.models import AuditRequest, ClaimType, Report, RiskLevel
 
-_judge = "offline"
-_policy: str | None = None
+_config = AuditorConfig()
 
 
-def _init_worker(judge: str, policy: str | None, index_cache_chars: int | None) -> None:
-    global _judge, _policy
-    _judge, _policy = judge, policy
+def _init_worker(config: AuditorConfig, index_cache_chars: int | None) -> None:
+    global _config
+    _config = config
     if index_cache_chars is not None:  # this process's one source-index cache, bounded as configured
         shared_index_cache().max_chars = index_cache_chars
     # The common case is built, and its models loaded, before the first request reaches this process.
-    worker_auditor(BatchConfig(judge=judge, policy=policy)).audit(
+    worker_auditor(config).audit(
         {"answer": "The plant opened in 2012.", "sources": [{"id": "1", "text": "The plant opened in 2012."}]}
     )
 
 
-def _audit_in_worker(request: AuditRequest, risk_level: RiskLevel, claim_types: tuple[ClaimType, ...] | None) -> str:
-    config = BatchConfig(judge=_judge, risk_level=risk_level, claim_types=claim_types, policy=_policy)
-    return worker_auditor(config).audit(request).to_json()
+def request_config(
+    config: AuditorConfig, risk_level: RiskLevel | None, claim_types: Sequence[ClaimType] | None
+) -> AuditorConfig:
+    """``config`` with a request's own risk level and claim types (``None``: the configured ones)."""
+    return config.replace(risk_level=risk_level, claim_types=tuple(claim_types) if claim_types else None)
+
+
+def _audit_in_worker(
+    request: AuditRequest, risk_level: RiskLevel | None, claim_types: tuple[ClaimType, ...] | None
+) -> str:
+    return worker_auditor(request_config(_config, risk_level, claim_types)).audit(request).to_json()
 
 
 def _ready() -> bool:
@@ -49,18 +57,17 @@ class AuditPool:
     """``await pool.audit(request, …)`` runs the audit in a worker process and returns the report.
 
     Args:
-        judge: Judge spec every worker builds.
-        policy: Gate policy file, or ``None`` for the shipped one.
+        config: The auditor configuration every worker builds (shipped to each, so it must pickle:
+            a judge spec, not a judge object); a request may set its own risk level and claim types.
         processes: Worker processes; default one per core. ``0`` audits in a thread of this process
             (for embedding the app where processes cannot be started).
         index_cache_chars: Bound of each worker's source-index cache (characters); default: the library's.
     """
 
     def __init__(
-        self, judge: str, policy: str | None, processes: int | None = None, *, index_cache_chars: int | None = None
+        self, config: AuditorConfig, processes: int | None = None, *, index_cache_chars: int | None = None
     ) -> None:
-        self.judge = judge
-        self.policy = policy
+        self.config = config
         self.index_cache_chars = index_cache_chars
         self.processes = default_workers() if processes is None else processes
         self._executor: ProcessPoolExecutor | None = None
@@ -74,7 +81,7 @@ class AuditPool:
                     self.processes,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_init_worker,
-                    initargs=(self.judge, self.policy, self.index_cache_chars),
+                    initargs=(self.config, self.index_cache_chars),
                 )
             return self._executor
 
@@ -93,13 +100,17 @@ class AuditPool:
         await asyncio.gather(*(loop.run_in_executor(pool, _ready) for _ in range(self.processes)))
 
     async def audit(
-        self, request: AuditRequest, risk_level: RiskLevel, claim_types: Sequence[ClaimType] | None
+        self,
+        request: AuditRequest,
+        risk_level: RiskLevel | None = None,
+        claim_types: Sequence[ClaimType] | None = None,
     ) -> Report:
-        """Audit ``request`` in a worker (or a thread when ``processes`` is 0)."""
+        """Audit ``request`` in a worker (or a thread when ``processes`` is 0) under the pool's config,
+        with the request's own risk level and claim types where given."""
         types = tuple(claim_types) if claim_types else None
         if self.processes <= 0:
-            config = BatchConfig(judge=self.judge, risk_level=risk_level, claim_types=types, policy=self.policy)
-            return await asyncio.to_thread(worker_auditor(config).audit, request)
+            auditor = worker_auditor(request_config(self.config, risk_level, types))
+            return await asyncio.to_thread(auditor.audit, request)
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             pool = self._pool()

@@ -69,7 +69,7 @@ async def submit_audit(
     """Audit and gate a request: at once (``mode=sync``) or in the background (``mode=async``, 202)."""
     service: Service = request.app.state.service
     _view_or_400(view)
-    check_request(body.request())
+    check_request(body.request(), service.config.limits)
     if body.callback_url is not None and mode == "async":
         try:
             await asyncio.to_thread(check_callback_url, body.callback_url, service.callbacks)

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from ragaudit._vocab import RiskLevel
+
+if TYPE_CHECKING:
+    from ragaudit.config import AuditorConfig
 
 
 class ServiceSettings(BaseSettings):
@@ -18,8 +25,11 @@ class ServiceSettings(BaseSettings):
     key_secret: str | None = None
     """Server secret: API keys are stored as HMAC-SHA256 under it (without it: SHA-256). Keep it stable."""
     judge: str = "offline"
+    """Judge spec every audit process builds (``offline``, ``openai:gpt-4o``, ``cascade:…``)."""
     policy: str | None = None
     """Gate policy file (TOML/YAML); default: the shipped policy."""
+    risk_level: RiskLevel = "medium"
+    """Risk level of a request that names none."""
     max_request_bytes: int = 4_000_000
     """Larger request bodies get 413 (counted as they stream in, chunked or not)."""
     callback_allow: str | None = None
@@ -33,6 +43,12 @@ class ServiceSettings(BaseSettings):
     audit_processes: int | None = None
     """Processes that run audits, off the event loop and the GIL (default: one per core; 0: threads)."""
     poll_interval: float = 0.2
+
+    def auditor_config(self) -> AuditorConfig:
+        """The auditor configuration these settings describe (what every audit process builds)."""
+        from ragaudit.config import AuditorConfig
+
+        return AuditorConfig(judge=self.judge, policy=self.policy, risk_level=self.risk_level)
 
 
 def check_settings(settings: ServiceSettings) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 from pydantic import ValidationError
 
+from ragaudit.config import AuditorConfig
 from ragaudit.errors import RagAuditError
 from ragaudit.service._callbacks import CallbackPolicy, CallbackURLError, check_callback_url
 from ragaudit.service._observe import Metrics, event, log
@@ -21,15 +22,14 @@ from ragaudit.service.store import Store, now
 class Service:
     """What the routes share: settings, store, auditors, metrics, worker tasks."""
 
-    def __init__(self, settings: ServiceSettings, store: Store) -> None:
+    def __init__(self, settings: ServiceSettings, store: Store, config: AuditorConfig | None = None) -> None:
         self.settings = settings
         self.store = store
+        self.config = config or settings.auditor_config()
         self.metrics = Metrics()
         # Audits run in worker processes that each built their auditors once and share one bounded
         # source-index cache per process (index_cache_chars).
-        self.pool = AuditPool(
-            settings.judge, settings.policy, settings.audit_processes, index_cache_chars=settings.index_cache_chars
-        )
+        self.pool = AuditPool(self.config, settings.audit_processes, index_cache_chars=settings.index_cache_chars)
         self.callbacks = CallbackPolicy.parse(settings.callback_allow)
         self.tasks: list[asyncio.Task[None]] = []
 
