@@ -19,9 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
-import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -32,9 +29,8 @@ from typing import Any
 
 import httpx
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-from service_helpers import PG_URL, Server, reset_postgres  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _load import ROOT, Server, database_url, lua_script, percentiles, require_wrk, run_wrk
 
 DATA = ROOT.parent / "shared" / "benchmarks" / "ragtruth" / "test.jsonl"
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -50,7 +46,7 @@ def rows(n: int) -> list[dict[str, Any]]:
     return out
 
 
-def single_audit_ms(requests: list[dict[str, Any]]) -> dict[str, float]:
+def single_audit_ms(requests: list[dict[str, Any]]) -> dict[str, float | None]:
     from ragaudit import Auditor
 
     auditor = Auditor()
@@ -60,8 +56,7 @@ def single_audit_ms(requests: list[dict[str, Any]]) -> dict[str, float]:
         t0 = time.perf_counter()
         auditor.audit(request)
         times.append((time.perf_counter() - t0) * 1000)
-    times.sort()
-    return {"median": round(statistics.median(times), 2), "p99": round(times[int(0.99 * (len(times) - 1))], 2)}
+    return percentiles(times)
 
 
 def local_batch(requests: list[dict[str, Any]], total: int, workdir: Path) -> dict[str, float]:
@@ -78,47 +73,6 @@ def local_batch(requests: list[dict[str, Any]], total: int, workdir: Path) -> di
     )
     seconds = time.perf_counter() - t0
     return {"rows": total, "seconds": round(seconds, 2), "rows_per_s": round(total / seconds, 1)}
-
-
-def lua_script(requests: list[dict[str, Any]], key: str, path: Path) -> None:
-    bodies = ",\n".join(f"[==[{json.dumps(r)}]==]" for r in requests)
-    path.write_text(
-        f"bodies = {{\n{bodies}\n}}\n"
-        "counter = 0\n"
-        "request = function()\n"
-        "  counter = counter + 1\n"
-        "  local body = bodies[(counter % #bodies) + 1]\n"
-        "  return wrk.format('POST', '/v1/audits', {['Content-Type'] = 'application/json', "
-        f"['Authorization'] = 'Bearer {key}'}}, body)\n"
-        "end\n"
-    )
-
-
-def run_wrk(url: str, script: Path, seconds: int, connections: int) -> dict[str, Any]:
-    command = ["wrk", "-t", "1", "-c", str(connections), "-d", f"{seconds}s", "--latency", "--timeout", "10s"]
-    out = subprocess.run(
-        [*command, "-s", str(script), url],
-        capture_output=True,
-        text=True,
-        timeout=seconds + 60,
-        check=True,
-    ).stdout
-
-    def ms(label: str) -> float:
-        m = re.search(rf"{label}\s+([\d.]+)(us|ms|s)\b", out)
-        return float(m[1]) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[m[2]] if m else float("nan")
-
-    rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
-    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    errors = re.search(r"Socket errors: (.*)", out)
-    return {
-        "audits_per_s": float(rps[1]) if rps else 0.0,
-        "p50_ms": ms("50%"),
-        "p90_ms": ms("90%"),
-        "p99_ms": ms("99%"),
-        "non_2xx": int(non2xx[1]) if non2xx else 0,
-        "socket_errors": errors[1] if errors else None,
-    }
 
 
 def probe_healthz(url: str, stop: threading.Event, out: list[float]) -> None:
@@ -138,21 +92,14 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=4)
     parser.add_argument("--db", choices=["sqlite", "postgresql"], default="sqlite")
     args = parser.parse_args()
-    if shutil.which("wrk") is None:
-        sys.exit("wrk is not installed: apt-get install wrk")
+    require_wrk()
     requests = rows(args.rows)
     load_before = os.getloadavg()
     single = single_audit_ms(requests)
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         batch = local_batch(requests, args.batch_rows, workdir)
-        if args.db == "postgresql":
-            if not reset_postgres():
-                sys.exit("PostgreSQL is not running on 127.0.0.1:5432")
-            db = PG_URL
-        else:
-            db = f"sqlite:///{workdir / 'audits.db'}"
-        server = Server(db, log=workdir / "serve.log").start()
+        server = Server(database_url(args.db, workdir), log=workdir / "serve.log").start()
         try:
             script = workdir / "rows.lua"
             lua_script(requests, server.admin_key, script)
@@ -165,7 +112,6 @@ def main() -> None:
             prober.join()
         finally:
             server.stop()
-    latencies.sort()
     result = {
         "database": args.db,
         "rows": args.rows,
@@ -178,13 +124,8 @@ def main() -> None:
         "local_batch": batch,
         "service": service,
         "service_over_batch": round(service["audits_per_s"] / batch["rows_per_s"], 3),
-        "p99_over_single_median": round(service["p99_ms"] / single["median"], 2),
-        "healthz_ms": {
-            "probes": len(latencies),
-            "median": round(statistics.median(latencies), 2) if latencies else None,
-            "p99": round(latencies[int(0.99 * (len(latencies) - 1))], 2) if latencies else None,
-            "max": round(latencies[-1], 2) if latencies else None,
-        },
+        "p99_over_single_median": round(service["p99_ms"] / (single["median"] or float("nan")), 2),
+        "healthz_ms": {"probes": len(latencies), **percentiles(latencies)},
     }
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / f"service_{args.db}.json").write_text(json.dumps(result, indent=2) + "\n")

@@ -11,17 +11,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
-import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-from service_helpers import PG_URL, Server, reset_postgres  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _load import Server, database_url, lua_script, require_wrk, run_wrk
 
 REQUEST = {
     "question": "When did the plant open and how many people work there?",
@@ -34,51 +31,11 @@ REQUEST = {
 }
 
 
-def wrk(url: str, key: str, seconds: int, connections: int, workdir: Path) -> dict[str, float]:
+def wrk(url: str, key: str, seconds: int, connections: int, workdir: Path) -> dict[str, Any]:
+    """Sustained sync audits of ``REQUEST`` for ``seconds``."""
     script = workdir / "post.lua"
-    body = json.dumps(REQUEST).replace("\\", "\\\\").replace("'", "\\'")
-    script.write_text(
-        "wrk.method = 'POST'\n"
-        f"wrk.body = '{body}'\n"
-        "wrk.headers['Content-Type'] = 'application/json'\n"
-        f"wrk.headers['Authorization'] = 'Bearer {key}'\n"
-    )
-    out = subprocess.run(
-        [
-            "wrk",
-            "-t",
-            "1",
-            "-c",
-            str(connections),
-            "-d",
-            f"{seconds}s",
-            "--latency",
-            "--timeout",
-            "10s",
-            "-s",
-            str(script),
-            url + "/v1/audits",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=seconds + 30,
-        check=True,
-    ).stdout
-
-    def ms(label: str) -> float:
-        m = re.search(rf"{label}\s+([\d.]+)(us|ms|s)", out)
-        if not m:
-            return float("nan")
-        return float(m[1]) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[m[2]]
-
-    rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
-    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return {
-        "audits_per_s": float(rps[1]) if rps else 0.0,
-        "p50_ms": ms("50%"),
-        "p99_ms": ms("99%"),
-        "non_2xx": int(non2xx[1]) if non2xx else 0,
-    }
+    lua_script([REQUEST], key, script)
+    return run_wrk(url, script, seconds, connections)
 
 
 def burst(server: Server, n: int, log: Path, db: str) -> dict[str, int]:
@@ -110,16 +67,10 @@ def main() -> None:
     parser.add_argument("--db", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--burst", type=int, default=200)
     args = parser.parse_args()
-    if shutil.which("wrk") is None:
-        sys.exit("wrk is not installed: apt-get install wrk")
+    require_wrk()
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
-        if args.db == "postgresql":
-            if not reset_postgres():
-                sys.exit("PostgreSQL is not running on 127.0.0.1:5432")
-            db = PG_URL
-        else:
-            db = f"sqlite:///{workdir / 'audits.db'}"
+        db = database_url(args.db, workdir)
         server = Server(db, log=workdir / "serve.log").start()
         sync = wrk(server.url, server.admin_key, args.seconds, args.connections, workdir)
         lost = burst(server, args.burst, workdir / "serve.log", db)
