@@ -10,11 +10,11 @@ vector store retriever and nothing else changes.
 
 from __future__ import annotations
 
-import sys
+from _lakeside import LAKESIDE, extra_or_exit
 
 from ragaudit import Auditor
 
-try:
+with extra_or_exit():
     from langchain_core.callbacks import CallbackManagerForRetrieverRun
     from langchain_core.documents import Document
     from langchain_core.language_models import FakeListLLM
@@ -24,14 +24,8 @@ try:
     from langchain_core.runnables import Runnable, RunnableLambda, RunnablePassthrough
 
     from ragaudit.integrations.langchain import AnswerRejected, AuditGate
-except ImportError as exc:  # the integration's MissingExtraError says what to install
-    sys.exit(str(exc))
 
-DOCUMENTS = [
-    Document(page_content="The Lakeside aluminium plant opened in 2012 after three years of construction."),
-    Document(page_content="Today the Lakeside plant employs 1200 people, most of them on one of two shifts."),
-    Document(page_content="The town of Lakeside has a population of 9,000 and a ferry to the mainland."),
-]
+DOCUMENTS = [Document(page_content=text) for text in LAKESIDE]
 
 PROMPT = PromptTemplate.from_template(
     "Answer from the numbered context only, citing it like [1].\n\nContext:\n{context}\n\nQuestion: {question}\nAnswer:"

@@ -10,13 +10,14 @@ so it cannot make the mistake this example is about). Swap in real models and no
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from typing import Any
 
+from _lakeside import LAKESIDE, extra_or_exit
+
 from ragaudit import Auditor
 
-try:
+with extra_or_exit():
     from llama_index.core import Document, Settings, VectorStoreIndex
     from llama_index.core.base.response.schema import Response
     from llama_index.core.bridge.pydantic import Field
@@ -26,13 +27,8 @@ try:
     from llama_index.core.query_engine import RetryQueryEngine
 
     from ragaudit.integrations.llamaindex import RagauditEvaluator
-except ImportError as exc:  # the integration's MissingExtraError says what to install
-    sys.exit(str(exc))
 
-DOCUMENTS = [
-    Document(text="The Lakeside aluminium plant opened in 2012 after three years of construction."),
-    Document(text="Today the Lakeside plant employs 1200 people, most of them on one of two shifts."),
-]
+DOCUMENTS = [Document(text=text) for text in LAKESIDE[:2]]  # the plant's two facts
 QUESTION = "When did the Lakeside plant open?"
 
 

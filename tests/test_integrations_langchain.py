@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,7 +21,6 @@ from ragaudit.integrations.langchain import AnswerRejected, AuditEvaluator, Audi
 
 pytestmark = pytest.mark.integrations
 
-ROOT = Path(__file__).resolve().parent.parent
 DOCS = [
     Document(page_content="The Lakeside aluminium plant opened in 2012 after three years of construction."),
     Document(page_content="Today the plant employs 1200 people."),
@@ -175,13 +171,9 @@ def test_evaluator_scores_langsmith_runs(auditor: Auditor) -> None:
         evaluator({"inputs": {}, "outputs": {"answer": GOOD}})
 
 
-def test_example_runs(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    spec = importlib.util.spec_from_file_location("langchain_gate", ROOT / "examples" / "langchain_gate.py")
-    assert spec is not None and spec.loader is not None
-    example = importlib.util.module_from_spec(spec)
-    # Registered before it runs: pydantic resolves the example's postponed annotations through sys.modules.
-    monkeypatch.setitem(sys.modules, spec.name, example)
-    spec.loader.exec_module(example)
+def test_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    import langchain_gate as example  # examples/ is on pytest's pythonpath
+
     example.main()
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[:2] for line in lines] == [

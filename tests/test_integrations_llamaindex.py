@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("llama_index.core", reason="needs the [llamaindex] extra")
 
+import llamaindex_gate as example  # examples/ is on pytest's pythonpath
 from llama_index.core import Document, SummaryIndex
 from llama_index.core.base.response.schema import Response
 from llama_index.core.evaluation import BaseEvaluator, EvaluationResult
@@ -21,24 +19,11 @@ from ragaudit.integrations.llamaindex import RagauditEvaluator
 
 pytestmark = pytest.mark.integrations
 
-ROOT = Path(__file__).resolve().parent.parent
 CONTEXTS = [
     "The Lakeside aluminium plant opened in 2012 after three years of construction.",
     "Today the plant employs 1200 people.",
 ]
 QUESTION = "When did the Lakeside plant open?"
-
-
-def _example() -> object:
-    spec = importlib.util.spec_from_file_location("llamaindex_gate", ROOT / "examples" / "llamaindex_gate.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # pydantic resolves the example's postponed annotations through it
-    spec.loader.exec_module(module)
-    return module
-
-
-example = _example()
 
 
 @pytest.fixture(autouse=True)

@@ -14,9 +14,9 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
-from ragaudit.errors import ConfigError
+from ragaudit.errors import ConfigError, require_extra
 from ragaudit.kernel import BatchConfig, output_schema
 
 if TYPE_CHECKING:
@@ -28,12 +28,8 @@ COMMITTER = {"mapreduce.fileoutputcommitter.algorithm.version": "2"}
 of finished tasks survive a killed job and a resumed run skips them."""
 
 
-def _pyspark() -> Any:
-    try:
-        import pyspark
-    except ImportError:
-        raise ConfigError("the spark engine needs pyspark: pip install 'ragaudit[spark]'") from None
-    return pyspark
+def _pyspark() -> None:
+    require_extra("pyspark", what="the spark engine", extra="spark")
 
 
 def audit(
