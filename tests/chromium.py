@@ -18,6 +18,22 @@ LAUNCH_ARGS = [
 ]
 
 
+def open_page(browser: Any, width: int = 1280, height: int = 720) -> tuple[Any, list[str]]:
+    """A new page of ``browser`` and the list its console errors, page errors and dialogs are appended to
+    (a dialog is dismissed, as Playwright does when no one listens)."""
+    errors: list[str] = []
+
+    def on_dialog(dialog: Any) -> None:
+        errors.append("a dialog opened: " + dialog.message)
+        dialog.dismiss()
+
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("dialog", on_dialog)
+    return page, errors
+
+
 def launch(playwright: Any) -> Any:
     """A headless Chromium browser."""
     if CHROMIUM is None:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -88,6 +89,17 @@ class Server:
 
     def client(self, key: str | None = None) -> httpx.Client:
         return httpx.Client(base_url=self.url, headers={"Authorization": f"Bearer {key or self.admin_key}"}, timeout=30)
+
+
+def wait_finished(client: httpx.Client, audit_id: str, timeout: float = 60) -> dict[str, Any]:
+    """The audit once its state is ``done`` or ``failed``; AssertionError after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        body: dict[str, Any] = client.get(f"/v1/audits/{audit_id}").json()
+        if body["state"] in ("done", "failed"):
+            return body
+        time.sleep(0.05)
+    raise AssertionError(f"audit {audit_id} still {body['state']} after {timeout} s")
 
 
 def reset_postgres() -> bool:

@@ -14,7 +14,7 @@ import jsonschema
 import pytest
 
 from ragaudit.render.views import view_schema
-from service_helpers import PG_URL, Server, free_port, reset_postgres
+from service_helpers import PG_URL, Server, free_port, reset_postgres, wait_finished
 
 REQUEST = {
     "question": "When did the plant open?",
@@ -39,16 +39,6 @@ def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
     srv = Server(database_url, log=tmp_path_factory.mktemp("log") / "serve.log", env=env).start()
     yield srv
     srv.stop()
-
-
-def wait_done(client: Any, audit_id: str, timeout: float = 30) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        body: dict[str, Any] = client.get(f"/v1/audits/{audit_id}").json()
-        if body["state"] in ("done", "failed"):
-            return body
-        time.sleep(0.1)
-    raise AssertionError(f"audit {audit_id} not done in {timeout} s")
 
 
 def test_health_needs_no_key_everything_else_does(server: Server) -> None:
@@ -121,7 +111,7 @@ def test_async_audit_with_callback_and_review(server: Server) -> None:
             )
             assert r.status_code == 202 and r.json()["state"] == "queued"
             audit_id = r.json()["id"]
-            done = wait_done(c, audit_id)
+            done = wait_finished(c, audit_id)
             assert done["decision"]["action"] == "block"
             deadline = time.monotonic() + 10
             while not any(m["id"] == audit_id for m in Callback.received) and time.monotonic() < deadline:
@@ -173,7 +163,7 @@ def test_no_async_audit_is_lost_when_the_server_is_killed(database_url: str, tmp
     srv = Server(database_url, log=tmp_path / "serve.log").start()
     try:
         with srv.client() as c:
-            states = [wait_done(c, i, timeout=60)["state"] for i in ids]
+            states = [wait_finished(c, i, timeout=60)["state"] for i in ids]
         assert states == ["done"] * len(ids)
     finally:
         srv.stop()

@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from ragaudit.service.store import open_store
-from service_helpers import Server, free_port
+from service_helpers import Server, free_port, wait_finished
 
 REQUEST = {
     "answer": "The plant opened in 2010. It employs 500 people.",
@@ -69,16 +69,6 @@ def server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
     srv = Server(database_url, log=tmp_path_factory.mktemp("log") / "serve.log", env=env).start()
     yield srv
     srv.stop()
-
-
-def wait_state(client: httpx.Client, audit_id: str, timeout: float = 60) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        body: dict[str, Any] = client.get(f"/v1/audits/{audit_id}").json()
-        if body["state"] in ("done", "failed"):
-            return body
-        time.sleep(0.05)
-    raise AssertionError(f"audit {audit_id} still {body['state']} after {timeout} s")
 
 
 def ssrf_targets(port: int, server: Server) -> list[str]:
@@ -130,11 +120,11 @@ def test_poisoned_jobs_fail_cleanly_and_later_jobs_complete(server: Server, data
     with server.client() as c:
         good = [c.post("/v1/audits?mode=async", json=REQUEST).json()["id"] for _ in range(3)]
         for audit_id in good:
-            assert wait_state(c, audit_id)["state"] == "done"
-        assert wait_state(c, "poison-url")["state"] == "done"  # the audit is fine; the callback is refused
-        assert wait_state(c, "poison-loopback")["state"] == "done"
+            assert wait_finished(c, audit_id)["state"] == "done"
+        assert wait_finished(c, "poison-url")["state"] == "done"  # the audit is fine; the callback is refused
+        assert wait_finished(c, "poison-loopback")["state"] == "done"
         for audit_id in ("poison-request", "poison-options"):
-            failed = wait_state(c, audit_id)
+            failed = wait_finished(c, audit_id)
             assert failed["state"] == "failed" and "\n" not in failed["error"]
             assert "INSERT" not in failed["error"] and "SELECT" not in failed["error"]
         assert c.get("/readyz").status_code == 200

@@ -6,17 +6,9 @@ under its strict Content-Security-Policy without a single violation; audited tex
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
-from chromium import CHROMIUM, launch
+from chromium import launch, open_page
 from service_helpers import Server
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)"
-)
 REQUEST = {
     "answer": "🎉🎉🎉 Summary:\nThe plant opened in 2010.\n👍🏽 It employs 1,200 people.\n<img src=x onerror=alert(1)> It is red.",
     "sources": [
@@ -25,13 +17,6 @@ REQUEST = {
     ],
     "risk_level": "high",
 }
-
-
-@pytest.fixture()
-def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(f"sqlite:///{tmp_path / 'audits.db'}", log=tmp_path / "serve.log").start()
-    yield srv
-    srv.stop()
 
 
 def test_claims_and_evidence_are_cut_by_code_points_under_the_csp(server: Server) -> None:
@@ -43,13 +28,9 @@ def test_claims_and_evidence_are_cut_by_code_points_under_the_csp(server: Server
     claims = audit["report"]["claims"]
     action = audit["decision"]["action"]
     assert action != "deliver" and len(claims) >= 2  # it lands in a review queue
-    errors: list[str] = []
     with sync_playwright() as p:
         browser = launch(p)
-        page = browser.new_page()
-        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.on("dialog", lambda dialog: errors.append("a dialog opened: " + dialog.message))
+        page, errors = open_page(browser)
         page.goto(server.url + "/review")
         page.fill("#key", reviewer_key)
         page.keyboard.press("Enter")

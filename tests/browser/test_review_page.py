@@ -6,17 +6,11 @@ label with the keyboard, decide, and see the review recorded through the API.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-from chromium import CHROMIUM, launch
+from chromium import launch, open_page
 from service_helpers import Server
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)"
-)
 REQUEST = {
     "answer": "The Lakeside plant opened in 2010. It employs 1,200 people. It was built by Norsk Hydro.",
     "sources": [
@@ -26,13 +20,6 @@ REQUEST = {
     "risk_level": "high",
     "trace_id": "browser-e2e",
 }
-
-
-@pytest.fixture()
-def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(f"sqlite:///{tmp_path / 'audits.db'}", log=tmp_path / "serve.log").start()
-    yield srv
-    srv.stop()
 
 
 def test_reviewer_works_an_audit_with_the_keyboard(server: Server, tmp_path: Path) -> None:
@@ -45,12 +32,9 @@ def test_reviewer_works_an_audit_with_the_keyboard(server: Server, tmp_path: Pat
         claims = audit["report"]["claims"]
     # The gate at high risk sends contradictions to block; the page's queue filter shows them.
     assert audit["decision"]["action"] == "block"
-    errors: list[str] = []
     with sync_playwright() as p:
         browser = launch(p)
-        page = browser.new_page(viewport={"width": 1400, "height": 900})
-        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page, errors = open_page(browser, 1400, 900)
         page.goto(server.url + "/review")
         page.fill("#key", reviewer_key)
         page.keyboard.press("Enter")

@@ -8,10 +8,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
-from rich.text import Text
 
-from ragaudit._cli._common import EXIT_INPUT, stderr
+from ragaudit._cli._common import EXIT_INPUT, progress, stderr
 from ragaudit.config import AuditorConfig
 from ragaudit.errors import ConfigError
 from ragaudit.kernel import ROLES, BatchConfig
@@ -23,28 +21,6 @@ class Engine(StrEnum):
 
     local = "local"
     spark = "spark"
-
-
-class RateColumn(ProgressColumn):
-    """Rows per second since the start."""
-
-    def render(self, task: Task) -> Text:
-        """``123 rows/s`` once a speed is known."""
-        speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.0f} rows/s" if speed else "", style="progress.data.speed")
-
-
-def _progress() -> Progress:
-    return Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        RateColumn(),
-        TimeRemainingColumn(),
-        console=stderr,
-        transient=False,
-        disable=not stderr.is_terminal,
-    )
 
 
 def _pairs(items: list[str] | None, what: str, sep: str) -> tuple[tuple[str, str], ...]:
@@ -129,8 +105,8 @@ def _run_local(
     def report_error(message: str) -> None:
         stderr.print(f"[yellow]error row[/] {safe_markup(message)}", highlight=False, soft_wrap=True)
 
-    with _progress() as progress:
-        task = progress.add_task("auditing", total=count_rows(batch))
+    with progress(rate=True) as bar:
+        task = bar.add_task("auditing", total=count_rows(batch))
         summary = run_local(
             batch,
             out,
@@ -138,7 +114,7 @@ def _run_local(
             workers=workers,
             mode=mode,
             view=view,
-            on_rows=lambda n: progress.advance(task, n),
+            on_rows=lambda n: bar.advance(task, n),
             on_error=report_error,
         )
     stderr.print(

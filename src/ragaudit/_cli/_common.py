@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
+from rich.text import Text
 
 from ragaudit.render._safe import safe_markup
 
@@ -36,12 +37,22 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(EXIT_INPUT)
 
 
-def progress() -> Progress:
-    """A progress bar on stderr (silent when stderr is not a terminal)."""
+class RateColumn(ProgressColumn):
+    """Rows per second since the start."""
+
+    def render(self, task: Task) -> Text:
+        """``123 rows/s`` once a speed is known."""
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.0f} rows/s" if speed else "", style="progress.data.speed")
+
+
+def progress(*, rate: bool = False) -> Progress:
+    """A progress bar on stderr (silent when stderr is not a terminal); ``rate`` adds rows per second."""
     return Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
+        *([RateColumn()] if rate else []),
         TimeRemainingColumn(),
         console=stderr,
         transient=False,
