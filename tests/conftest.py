@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import itertools
 import json
 import re
 from pathlib import Path
@@ -14,8 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT.parent / "shared" / "benchmarks"
 EXAMPLES = ROOT / "examples"
 
-# Which part of the suite a test module exercises, by its name (README: the quick command deselects these).
-# A module needs its part's extra and, for some, a server: uvicorn and PostgreSQL, llama.cpp, Chromium, a JVM.
+# Which part of the suite a module exercises (README: the quick command deselects these): test modules
+# by their name, test and source modules by a folder on their path. A module needs its part's extra and,
+# for some, a server: uvicorn and PostgreSQL, llama.cpp, Chromium, a JVM.
 MARKER_OF_MODULE_PREFIX = {
     "test_service": "service",
     "test_store": "service",
@@ -24,18 +26,55 @@ MARKER_OF_MODULE_PREFIX = {
     "test_kernel": "spark",
     "test_dask": "spark",
     "test_batch_cli": "spark",
+    "test_integrations": "integrations",
+    "kernel.py": "spark",  # the doctests of src/ragaudit/kernel.py and spark.py read Arrow batches
+    "spark.py": "spark",
 }
-MARKER_OF_DIRECTORY = {"browser": "browser"}
-# Modules that run the `ragaudit` command or a fresh interpreter per test (about a second each, idle).
-CLI_MODULES = {
-    "test_cli.py",
-    "test_hostile.py",
-    "test_pytest_plugin.py",
-    "test_terminal_safety.py",
-    "test_packaging.py",
-}
+MARKER_OF_DIRECTORY = {"browser": "browser", "service": "service", "integrations": "integrations"}
 # Slow by nature: property-based fuzzing (thousands of inputs), and tests reading ../shared/benchmarks.
 SLOW_MODULES = {"test_fuzz.py"}
+
+
+def module_markers(path: Path) -> set[str]:
+    """The parts of the suite that every test and doctest of the module at ``path`` belongs to."""
+    folders = path.parts[:-1][len(ROOT.parts) :] if path.is_relative_to(ROOT) else ()
+    markers = {MARKER_OF_DIRECTORY[f] for f in folders if f in MARKER_OF_DIRECTORY}
+    markers.update(m for prefix, m in MARKER_OF_MODULE_PREFIX.items() if path.name.startswith(prefix))
+    if path.name in SLOW_MODULES:
+        markers.add("slow")
+    return markers
+
+
+def _never_selected(markers: set[str], config: pytest.Config) -> bool:
+    """Does ``-m`` deselect every test carrying ``markers``, whatever other markers a test has?"""
+    text = config.getoption("markexpr")
+    if not text or "(" in text:  # no -m, or marker arguments this check does not model
+        return False
+    from _pytest.mark.expression import Expression
+
+    expression = Expression.compile(text)
+    free = sorted(expression.idents() - markers)
+    for values in itertools.product((False, True), repeat=len(free)):
+        present = markers | {name for name, on in zip(free, values, strict=True) if on}
+        if expression.evaluate(lambda name, /, present=present, **_: name in present):
+            return False
+    return True
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Import no module whose tests ``-m`` deselects, nor a source module without doctests.
+
+    Deselected modules are skipped before they import their libraries (LangChain, LlamaIndex, Dask,
+    FastAPI …): that import, not the tests, is what a quick run would otherwise spend its time on.
+    """
+    if collection_path.suffix != ".py":
+        return None
+    if _never_selected(module_markers(collection_path), config):
+        return True
+    source = ROOT / "src"
+    if collection_path.is_relative_to(source) and ">>>" not in collection_path.read_text(encoding="utf-8"):
+        return True
+    return None
 
 
 _SPAWN = re.compile(r"\bsubprocess\b|\bsys\.executable\b|\bpytester\b")
@@ -59,18 +98,22 @@ def _spawns_a_process(item: pytest.Item) -> bool:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark each test with the part of the suite its module or directory belongs to."""
+    """Mark each test with the parts of the suite its module belongs to, and ``cli`` where it spawns one."""
     for item in items:
-        path = item.path
-        marker = MARKER_OF_DIRECTORY.get(path.parent.name) or next(
-            (m for prefix, m in MARKER_OF_MODULE_PREFIX.items() if path.name.startswith(prefix)), None
-        )
-        if marker:
+        for marker in module_markers(item.path):
             item.add_marker(marker)
         if _spawns_a_process(item):
             item.add_marker("cli")
-        if path.name in SLOW_MODULES or "benchmark" in item.name:
+        if "benchmark" in item.name:
             item.add_marker("slow")
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Leave Hypothesis's plugin out of a run with no Hypothesis test: its summary imports all of Hypothesis."""
+    import sys
+
+    if "hypothesis" not in sys.modules:
+        session.config.pluginmanager.unregister(name="hypothesispytest")
 
 
 @pytest.fixture(autouse=True)

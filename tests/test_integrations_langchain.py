@@ -19,8 +19,6 @@ from ragaudit import Auditor, ConfigError, InputError, Report
 from ragaudit.gate import Policy
 from ragaudit.integrations.langchain import AnswerRejected, AuditEvaluator, AuditGate
 
-pytestmark = pytest.mark.integrations
-
 DOCS = [
     Document(page_content="The Lakeside aluminium plant opened in 2012 after three years of construction."),
     Document(page_content="Today the plant employs 1200 people."),

@@ -17,8 +17,6 @@ from llama_index.core.query_engine import RetrySourceQueryEngine
 from ragaudit import Auditor
 from ragaudit.integrations.llamaindex import RagauditEvaluator
 
-pytestmark = pytest.mark.integrations
-
 CONTEXTS = [
     "The Lakeside aluminium plant opened in 2012 after three years of construction.",
     "Today the plant employs 1200 people.",

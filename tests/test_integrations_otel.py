@@ -17,8 +17,6 @@ from opentelemetry.trace import Tracer
 import ragaudit
 from ragaudit.integrations import otel
 
-pytestmark = pytest.mark.integrations
-
 SOURCES = [
     {"id": "1", "text": "The Lakeside aluminium plant opened in 2012 after three years of construction."},
     {"id": "2", "text": "Today the plant employs 1200 people."},

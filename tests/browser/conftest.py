@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from chromium import CHROMIUM
-from service_helpers import Server
+
+if TYPE_CHECKING:
+    from service_helpers import Server
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -23,6 +26,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture()
 def server(tmp_path: Path) -> Iterator[Server]:
     """A `ragaudit serve` on SQLite in this test's directory."""
+    from service_helpers import Server  # here: loading this conftest must not import the service's client
+
     srv = Server(f"sqlite:///{tmp_path / 'audits.db'}", log=tmp_path / "serve.log").start()
     yield srv
     srv.stop()
