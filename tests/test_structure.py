@@ -1,8 +1,10 @@
-"""The package's shape: no import cycle in src/ (top-level or deferred imports), no module over 450 lines."""
+"""The package's shape: no import cycle in src/ (top-level or deferred imports), no module over 450 lines,
+every module and folder named in the README's layout."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
@@ -103,3 +105,18 @@ def test_no_module_over_450_lines() -> None:
         and str(p.relative_to(PACKAGE)) not in LONG_EXEMPT
     }
     assert not long, f"modules over {MAX_LINES} lines: {long}"
+
+
+def test_the_readme_layout_names_every_module_and_folder() -> None:
+    readme = (PACKAGE.parent.parent / "README.md").read_text(encoding="utf-8")
+    layout = readme.split("## Layout", 1)[1].split("```")[1]
+    names = {
+        p.stem if p.suffix == ".py" else p.name
+        for p in PACKAGE.rglob("*")
+        if "migrations" not in p.parts
+        and "__pycache__" not in p.parts
+        and (p.suffix == ".py" or p.is_dir())
+        and p.stem not in ("__init__", "__main__")
+    }
+    missing = sorted(n for n in names if not re.search(rf"(?<![\w.]){re.escape(n)}\b", layout))
+    assert not missing, f"README's layout does not name: {', '.join(missing)}"
