@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from ragaudit import checks
+from ragaudit._budget import NOT_CHECKED, claims_note, sources_note
 from ragaudit._cache import IndexCache, shared_index_cache
 from ragaudit._hashing import request_hashes
 from ragaudit._text import question_keys
-from ragaudit.align import SourceIndex, align
+from ragaudit.align import SourceIndex, align, build_index
 from ragaudit.config import AuditorConfig, Limits
 from ragaudit.errors import InputError
 from ragaudit.gate import Calibration, Gate, Policy
@@ -19,6 +20,7 @@ from ragaudit.judges import Judge, JudgeContext, JudgePrompt, get_judge
 from ragaudit.models import (
     AuditOptions,
     AuditRequest,
+    Claim,
     ClaimResult,
     ClaimType,
     JudgeCall,
@@ -100,7 +102,11 @@ class Auditor:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def _index(self, sources: list[Source]) -> SourceIndex:
+    def _index(self, sources: list[Source], answer: str) -> SourceIndex:
+        budget = self.config.limits.indexed_chars
+        if sum(len(s.text) for s in sources) > budget:
+            # Over the budget the index depends on the answer: built for this audit, never cached.
+            return build_index(sources, focus=answer, max_chars=budget)
         return self.index_cache.get(sources)
 
     def audit(
@@ -119,8 +125,10 @@ class Auditor:
         seg = segment(request.answer)
         wanted = self.options.claim_types
         claims = [c for c in seg.claims if wanted is None or c.type in wanted]
+        budget = self.config.limits.checked_claims
+        claims, unchecked = claims[:budget], claims[budget:]
         t1 = time.perf_counter()
-        index = self._index(request.sources)
+        index = self._index(request.sources, request.answer)
         presupposed = question_keys(request.question)
         alignments = [align(c, index, presupposed=presupposed) for c in claims]
         t2 = time.perf_counter()
@@ -161,14 +169,20 @@ class Auditor:
             outcome.claims = [
                 c.model_copy(update={"confidence": round(calibration.apply(c.confidence), 4)}) for c in outcome.claims
             ]
+        outcome.claims += [not_checked(c, self.judge.name, budget) for c in unchecked]
         t4 = time.perf_counter()
         counts = count(outcome.claims)
+        notes = [NO_CLAIMS_NOTE] if counts.total == 0 else []
+        if index.examined < sum(len(s.text) for s in request.sources):
+            notes.append(sources_note(index.examined, sum(len(s.text) for s in request.sources)))
+        if unchecked:
+            notes.append(claims_note(len(claims), len(claims) + len(unchecked)))
         fields: dict[str, Any] = dict(
             id=request.id,
             label="hallucinated" if counts.total != counts.supported else "faithful",
             faithfulness=faithfulness(counts),
             hallucination_score=hallucination_score(outcome.claims),
-            note=NO_CLAIMS_NOTE if counts.total == 0 else None,
+            note=" ".join(notes) or None,
             counts=counts,
             claims=outcome.claims,
             abstention=outcome.abstention,
@@ -192,6 +206,24 @@ class Auditor:
     def audit_many(self, requests: Iterable[AuditRequest | Mapping[str, Any]]) -> list[Report]:
         """Audit requests in order, in this process."""
         return [self.audit(r) for r in requests]
+
+
+def not_checked(claim: Claim, judge: str, budget: int) -> ClaimResult:
+    """A claim past the per-request budget: reported unsupported, with why, never as supported."""
+    return ClaimResult(
+        id=claim.id,
+        text=claim.text,
+        start=claim.start,
+        end=claim.end,
+        type=claim.type,
+        status="unsupported",
+        confidence=0.5,
+        explanation=f"Not checked: the answer has more claims than the {budget:,} checked per request.",
+        evidence=[],
+        citations=claim.citations,
+        judge=judge,
+        decided_by=NOT_CHECKED,
+    )
 
 
 def as_request(

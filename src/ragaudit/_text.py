@@ -593,11 +593,14 @@ def analyze(text: str) -> list[Term]:
     return list(_analyze_cached(text))
 
 
-_CACHE_TEXT_CHARS = 2_000
+_CACHE_TEXT_CHARS = 500
 """Texts up to this length (claims, sentences, table rows) are cached; longer ones are not."""
+_CACHE_TEXTS = 4_096
+"""Texts cached: a request's claims and the units it reads again. A cached text costs about 30
+times its length (its terms), so the cache stays under ~60 MB whatever the requests hold."""
 
 
-@lru_cache(maxsize=20_000)
+@lru_cache(maxsize=_CACHE_TEXTS)
 def _analyze_cached(text: str) -> tuple[Term, ...]:
     return _analyze(text)
 

@@ -22,6 +22,7 @@ from functools import cached_property
 from rapidfuzz import fuzz
 from rapidfuzz import process as rf_process
 
+from ragaudit._budget import EVERYTHING, Focus, focus_ranges
 from ragaudit._text import (
     CERTAINTY,
     HEDGES,
@@ -115,6 +116,8 @@ class SourceIndex:
     vocabulary: set[str] = field(default_factory=set)
     bigrams: set[tuple[str, str]] = field(default_factory=set)
     numbers: set[str] = field(default_factory=set)
+    examined: int = 0
+    """Source characters indexed: all of them unless the request was over the indexing budget."""
 
     @cached_property
     def word_vocabulary(self) -> list[str]:
@@ -166,11 +169,32 @@ def _unit(source_id: str, text: str, start: int, end: int, index: int, context: 
     )
 
 
-def _prose_units(source: Source) -> list[Unit]:
-    return [_unit(source.id, source.text, s, e, i) for i, (s, e) in enumerate(sentence_spans(source.text))]
+MAX_UNIT_CHARS = 2_000
+"""A longer sentence (no full stop in kilobytes of text) is cut at spaces into pieces this long."""
 
 
-def _table_units(source: Source) -> list[Unit] | None:
+def _pieces(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` cut at the last space before every :data:`MAX_UNIT_CHARS` characters."""
+    while end - start > MAX_UNIT_CHARS:
+        cut = text.rfind(" ", start + MAX_UNIT_CHARS // 2, start + MAX_UNIT_CHARS)
+        cut = cut if cut > start else start + MAX_UNIT_CHARS
+        yield start, cut
+        start = cut
+    yield start, end
+
+
+def _prose_units(source: Source, focus: Focus = EVERYTHING) -> list[Unit]:
+    text = source.text
+    spans = [
+        piece
+        for a, b in focus.clip(0, len(text))
+        for s, e in sentence_spans(text[a:b], base=a)
+        for piece in _pieces(text, s, e)
+    ]
+    return [_unit(source.id, text, s, e, i) for i, (s, e) in enumerate(spans)]
+
+
+def _table_units(source: Source, focus: Focus = EVERYTHING) -> list[Unit] | None:
     """Rows of a pipe or tab table, each read with the header row."""
     lines = [m for m in re.finditer(r"[^\n]+", source.text) if m.group().strip()]
     sep = "|" if sum("|" in m.group() for m in lines) >= max(2, len(lines) * 0.6) else None
@@ -180,16 +204,19 @@ def _table_units(source: Source) -> list[Unit] | None:
         return None
     header = " ".join(c.strip() for c in lines[0].group().split(sep))
     units: list[Unit] = []
+    rows = 0
     for i, m in enumerate(lines):
         if re.fullmatch(r"[\s|:+-]*", m.group()):
             continue
+        rows += 1
         cells = [c.strip() for c in m.group().split(sep)]
         # Pair each cell with its column name so "Price | 5" reads as "price 5".
         context = header if i else ""
         if i and len(cells) == len(header.split()):
             context = header
-        units.append(_unit(source.id, source.text, m.start(), m.end(), len(units), context))
-    return units
+        if focus.overlaps(m.start(), m.end()):
+            units.append(_unit(source.id, source.text, m.start(), m.end(), len(units), context))
+    return units if rows else None
 
 
 def _json_leaves(value: object, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], object]]:
@@ -203,7 +230,7 @@ def _json_leaves(value: object, path: tuple[str, ...] = ()) -> Iterator[tuple[tu
         yield path, value
 
 
-def _json_units(source: Source) -> list[Unit] | None:
+def _json_units(source: Source, focus: Focus = EVERYTHING) -> list[Unit] | None:
     """Leaves of a JSON record, located in the raw text, each read with its key path."""
     text = source.text
     if not text.lstrip().startswith(("{", "[")):
@@ -215,6 +242,7 @@ def _json_units(source: Source) -> list[Unit] | None:
         return None
     units: list[Unit] = []
     cursor = 0
+    located = 0
     for path, leaf in leaves:
         key_words = " ".join(split_camel(p) for p in path[-2:])
         # "RestaurantsTakeOut" reads as "restaurants take out" and also "takeout".
@@ -240,12 +268,17 @@ def _json_units(source: Source) -> list[Unit] | None:
             continue
         value_end = pos + len(raw)
         cursor = value_end
+        located += 1
         value_text = "" if isinstance(leaf, bool) or leaf is None else str(leaf)
         negated = leaf is False or (isinstance(leaf, str) and leaf.strip().lower() in _FALSE_VALUES)
         if isinstance(leaf, str) and len(leaf) > _LONG_STRING:
             # A long text field (a review, a description): one unit per sentence inside the string.
-            for s, e in sentence_spans(text[pos + 1 : value_end - 1], base=pos + 1):
-                units.append(_unit(source.id, text, s, e, len(units), key_words))
+            for a, b in focus.clip(pos + 1, value_end - 1):
+                for s, e in sentence_spans(text[a:b], base=a):
+                    for piece in _pieces(text, s, e):
+                        units.append(_unit(source.id, text, *piece, len(units), key_words))
+            continue
+        if not focus.overlaps(key_pos, value_end):
             continue
         context = f"{key_words} {value_text}".strip()
         unit = _unit(source.id, text, key_pos, value_end, len(units), context)
@@ -256,22 +289,47 @@ def _json_units(source: Source) -> list[Unit] | None:
             cues = Cues(True, keys, attribute, unit.cues.quantified, unit.cues.hedged, unit.cues.certain)
             unit = dataclasses.replace(unit, keys=keys, cues=cues)
         units.append(dataclasses.replace(unit, leaf=True))
-    return units or None
+    return units if located else None
 
 
-def build_index(sources: Sequence[Source]) -> SourceIndex:
-    """Cut every source into units and index their terms."""
-    index = SourceIndex(sources=list(sources))
-    for source in sources:
-        units = _json_units(source) or _table_units(source) or _prose_units(source)
-        for unit in units:
-            index.units.append(unit)
+def _units(source: Source, focus: Focus = EVERYTHING) -> list[Unit]:
+    """A JSON record's leaves, else a table's rows, else sentences (only those ``focus`` keeps)."""
+    units = _json_units(source, focus)
+    if units is None:
+        units = _table_units(source, focus)
+    return _prose_units(source, focus) if units is None else units
+
+
+def build_index(sources: Sequence[Source], *, focus: str = "", max_chars: int | None = None) -> SourceIndex:
+    """Cut every source into units and index their terms.
+
+    With ``max_chars`` below the sources' length, only passages of at most that many characters
+    together are read (those sharing most rare words with ``focus``, the answer: see
+    :func:`ragaudit._budget.focus_ranges`); ``index.sources`` then holds the sources with every
+    other character blanked (offsets unchanged), and ``index.examined`` counts what was read.
+    """
+    total = sum(len(s.text) for s in sources)
+    if max_chars is None or total <= max_chars:
+        index = SourceIndex(sources=list(sources), examined=total)
+        for source in sources:
+            index.units.extend(_units(source))
+    else:
+        focuses = focus_ranges([s.text for s in sources], focus, max_chars)
+        index = SourceIndex(
+            sources=[
+                Source.model_construct(id=s.id, text=f.mask(s.text)) for s, f in zip(sources, focuses, strict=True)
+            ]
+        )
+        for source, part in zip(sources, focuses, strict=True):
+            if part.ranges:
+                index.units.extend(_units(source, part))
+        index.examined = sum(f.chars for f in focuses)
     for i, unit in enumerate(index.units):
         for key in unit.keys:
             index.postings[key].append(i)
         index.vocabulary.update(unit.keys)
         index.numbers.update(unit.numbers)
-    for source in sources:
+    for source in index.sources:
         keys = content_keys(analyze(source.text))
         index.bigrams.update(itertools.pairwise(keys))
     return index

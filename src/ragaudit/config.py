@@ -26,11 +26,16 @@ MAX_SOURCE_CHARS = 2_000_000
 MAX_SOURCES = 500
 MAX_QUESTION_CHARS = 10_000
 MAX_ID_CHARS = 200
+MAX_CHECKED_CLAIMS = 64
+"""Claims checked per request (a budget, not a refusal): later claims are reported unsupported, not checked."""
+MAX_INDEXED_CHARS = 64_000
+"""Source characters read per request (a budget): past it, the passages sharing most words with the answer."""
 
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Size limits a request must meet (a request over one is refused with :class:`~ragaudit.errors.LimitError`)."""
+    """Size limits a request must meet (a request over one is refused with :class:`~ragaudit.errors.LimitError`),
+    and the budgets of work an audit spends on one (past a budget the report says what it left out)."""
 
     answer_chars: int = MAX_ANSWER_CHARS
     """Longest answer, in characters."""
@@ -42,6 +47,10 @@ class Limits:
     """Longest question, in characters."""
     id_chars: int = MAX_ID_CHARS
     """Longest request or source id, in characters."""
+    checked_claims: int = MAX_CHECKED_CLAIMS
+    """Budget, not a limit: claims checked per request; the rest are reported unsupported, marked not checked."""
+    indexed_chars: int = MAX_INDEXED_CHARS
+    """Budget, not a limit: source characters read per request; the report's note says when it was reached."""
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

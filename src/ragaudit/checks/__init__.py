@@ -10,6 +10,9 @@ citations (which depend on the last).
 
 from __future__ import annotations
 
+import bisect
+import itertools
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -57,16 +60,24 @@ def amend(
 def _marker_groups(claims: Sequence[ClaimResult], segmentation: Segmentation) -> dict[str, list[int]]:
     """For each cited claim, the positions of every claim its marker cites."""
     owner: dict[int, int] = {}
+    owned: dict[int, list[int]] = defaultdict(list)
+    starts = [m.start for m in segmentation.markers]
+    ordered = all(a <= b for a, b in itertools.pairwise(starts))
     for i, claim in enumerate(claims):
         if not claim.citations:
             continue
-        marker = next((k for k, m in enumerate(segmentation.markers) if m.start >= claim.end - 1), None)
-        if marker is not None:
-            owner[i] = marker
+        # The first marker that starts at or after the claim's last character.
+        if ordered:
+            k = bisect.bisect_left(starts, claim.end - 1)
+        else:
+            k = next((k for k, start in enumerate(starts) if start >= claim.end - 1), len(starts))
+        if k < len(starts):
+            owner[i] = k
+            owned[k].append(i)
     groups: dict[str, list[int]] = {}
     for i, claim in enumerate(claims):
         if i in owner:
-            groups[claim.id] = [j for j, m in owner.items() if m == owner[i] and claims[j].citations == claim.citations]
+            groups[claim.id] = [j for j in owned[owner[i]] if claims[j].citations == claim.citations]
         elif claim.citations:
             groups[claim.id] = [i]
     return groups
@@ -128,8 +139,9 @@ def run_checks(
     ]
     texts = {s.id: s.text for s in request.sources}
     findings = find_source_conflicts([c.id for c in amended], evidence, texts, request.answer, segmentation)
+    position = {c.id: k for k, c in enumerate(amended)}
     for finding in findings:
-        i = next(k for k, c in enumerate(amended) if c.id == finding.conflict.claim_id)
+        i = position[finding.conflict.claim_id]
         claim = amended[i]
         if finding.conflict.answer_handling == "answer_error" or claim.status not in (
             "supported",

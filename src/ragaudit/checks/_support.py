@@ -23,6 +23,12 @@ CANDIDATES = 96
 """… this many of them."""
 PAIR_PENALTY = 0.04
 """A two-unit window must beat its better half by this much (as in the verifier)."""
+SOURCES_COMPARED = 24
+"""Per claim, the sources whose best windows are read slot by slot: the best this many, and every
+source the claim cites (a request may have 500 sources; each comparison reads its window's slots)."""
+EMBED_BUDGET = 128
+"""Texts the checks embed per request beyond those already embedded (claims first, at most half):
+past it, a window's meaning is read from its words, as in the verifier."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,14 +84,34 @@ def candidate_units(weights: dict[str, float], index: SourceIndex) -> list[int]:
     return sorted(sorted(score, key=lambda i: -score[i])[:CANDIDATES])
 
 
-def source_windows(alignment: Alignment, index: SourceIndex, vector: np.ndarray) -> dict[str, Window]:
-    """The best window of each source for the claim (one unit or two adjacent ones)."""
+def _word_coverage(keys: set[str], alignment: Alignment) -> float:
+    """Meaning read from words alone (a window or claim not embedded): the coverage of the claim's words."""
+    weights = {k: w for k, w in alignment.weights.items() if k[:1] not in "#@"}
+    total = sum(weights.values()) or 1.0
+    return sum(w for k, w in weights.items() if k in keys) / total
+
+
+def source_windows(
+    alignment: Alignment, index: SourceIndex, vector: np.ndarray, budget: list[int] | None = None
+) -> dict[str, Window]:
+    """The best window of each source for the claim (one unit or two adjacent ones).
+
+    ``budget`` (a one-item list, spent in place) bounds the units embedded here; ``None``: no bound.
+    """
     if not index.units:
         return {}
     units = index.units
     chosen_units = candidate_units(alignment.weights, index)
     wanted = sorted({j for i in chosen_units for j in (i, i + 1) if j < len(units)})
-    vectors, _ = unit_vectors(index, wanted)
+    vectors, known = unit_vectors(index, [])
+    if vector.any():
+        todo = [i for i in wanted if not known[i]]
+        if budget is not None:
+            todo = todo[: max(0, budget[0])]
+            budget[0] -= len(todo)
+        vectors, known = unit_vectors(index, todo)
+    else:
+        known = np.zeros(len(units), dtype=bool)
     sims = vectors @ vector
     best: dict[str, tuple[float, Window]] = {}
     for i in chosen_units:
@@ -95,12 +121,14 @@ def source_windows(alignment: Alignment, index: SourceIndex, vector: np.ndarray)
             spans.append((i, i + 1))
         for a, b in spans:
             chosen = units[a : b + 1]
-            if a == b:
+            keys: set[str] = set().union(*(u.keys for u in chosen))
+            if not known[a : b + 1].all():
+                similarity = _word_coverage(keys, alignment)
+            elif a == b:
                 similarity = float(sims[a])
             else:
                 summed = vectors[a : b + 1].sum(axis=0)
                 similarity = float(summed @ vector / max(float(np.linalg.norm(summed)), 1e-9))
-            keys: set[str] = set().union(*(u.keys for u in chosen))
             text = index.by_id[unit.source_id].text
             window = Window(
                 unit.source_id,
@@ -122,12 +150,19 @@ def claim_evidence(alignments: list[Alignment], index: SourceIndex) -> list[Clai
     if not alignments:
         return []
     model = load_model()
-    vectors = embed([a.claim.text for a in alignments])
+    vectors = np.zeros((len(alignments), 384), dtype=np.float32)
+    embedded = min(len(alignments), EMBED_BUDGET // 2)
+    vectors[:embedded] = embed([a.claim.text for a in alignments[:embedded]])
+    budget = [EMBED_BUDGET - embedded]
     out: list[ClaimEvidence] = []
     for alignment, vector in zip(alignments, vectors, strict=True):
         evidence = ClaimEvidence(alignment, extract(alignment.claim.text))
         claim_slots = evidence.slots
-        for sid, window in source_windows(alignment, index, vector).items():
+        windows = source_windows(alignment, index, vector, budget)
+        cited = set(alignment.claim.citations)
+        ranked = sorted(windows, key=lambda sid: -windows[sid].score)
+        for sid in [sid for k, sid in enumerate(ranked) if k < SOURCES_COMPARED or sid in cited]:
+            window = windows[sid]
             about = window.similarity >= model.about_similarity or window.coverage >= model.about_coverage
             found = tuple(compare(claim_slots, extract(window.text), [])) if about else ()
             evidence.by_source.append(SourceSupport(sid, window, about, found))

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import bisect
 import itertools
+import math
 import re
 from dataclasses import dataclass
 
 from ragaudit._text import LIGHT_WORDS, STOPWORDS, analyze
 from ragaudit.align import Alignment, SourceIndex, Unit
-from ragaudit.checks._conflicts import same, values
+from ragaudit.checks._conflicts import Value, same, values
 from ragaudit.models import Evidence, EvidenceRelation
 from ragaudit.slots import extract
 
@@ -79,7 +81,51 @@ def _plain(text: str) -> str:
     return " ".join(re.findall(r"[^\W_]+", text.lower()))
 
 
-def _mentions(context: str, record_texts: list[str], *, first_word: bool = False) -> list[tuple[int, str]]:
+class _Texts:
+    """Plain forms of some texts, joined once, so "which texts name X" is one substring search."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = [_plain(t) for t in texts]
+        self.starts = list(itertools.accumulate((len(t) + 3 for t in self.texts), initial=0))[:-1]
+        self.joined = "".join(f" {t} \n" for t in self.texts)
+
+    def holding(self, name: str, most: int | None = None) -> list[int]:
+        """Positions of the texts that name ``name`` (a plain form), in order; ``most`` at most."""
+        found: list[int] = []
+        needle = f" {name} "
+        at = self.joined.find(needle)
+        while at >= 0 and (most is None or len(found) < most):
+            k = bisect.bisect_right(self.starts, at) - 1
+            if not found or found[-1] != k:
+                found.append(k)
+            at = self.joined.find(needle, self.starts[k] + len(self.texts[k]) + 2)
+        return found
+
+    def any(self, name: str) -> bool:
+        """Whether some text names ``name``."""
+        return f" {name} " in self.joined
+
+
+def _per_index(index: SourceIndex) -> tuple[list[Record], _Texts, _Texts]:
+    """The records and the plain texts of records and units of ``index``, built once per index."""
+    cached = index.__dict__.get("_synthesis")
+    if cached is None:
+        recs = records(index)
+        cached = (recs, _Texts([r.text for r in recs]), _Texts([u.text for u in index.units]))
+        index.__dict__["_synthesis"] = cached
+    return cached
+
+
+def _unit_values(index: SourceIndex, i: int, *, record: bool = False) -> list[Value]:
+    """The values unit ``i`` (or record ``i``) states, years included, read once per index."""
+    memo: dict[tuple[bool, int], list[Value]] = index.__dict__.setdefault("_unit_values", {})
+    if (record, i) not in memo:
+        text = _per_index(index)[0][i].text if record else index.units[i].text
+        memo[record, i] = values(text, years=True)
+    return memo[record, i]
+
+
+def _mentions(context: str, record_texts: _Texts, *, first_word: bool = False) -> list[tuple[int, str]]:
     """Names in ``context`` (position, plain form) that some record also names."""
     found: list[tuple[int, str]] = []
     written_names = list(extract(context).names.values())
@@ -92,7 +138,7 @@ def _mentions(context: str, record_texts: list[str], *, first_word: bool = False
         # "the Italianate Corn Exchange": try the longest tail the records name.
         for k in range(len(words)):
             tail = _plain(" ".join(words[k:]))
-            if tail and tail not in _ADDITIVE_NAMES and any(f" {tail} " in f" {t} " for t in record_texts):
+            if tail and tail not in _ADDITIVE_NAMES and record_texts.any(tail):
                 found.append((context.find(written) + len(" ".join(words[:k])), tail))
                 break
     return sorted(found)
@@ -107,10 +153,9 @@ def find_synthesis_error(claim_text: str, context: str, offset: int, index: Sour
     subject's record does not state the attribute but states another value of its kind (or lacks
     the word), while a sibling record of the same table or list, about another subject, states it.
     """
-    recs = records(index)
+    recs, plain_texts, unit_texts = _per_index(index)
     if len(recs) < 2:
-        return _prose_error(claim_text, context, offset, index)
-    plain_texts = [_plain(r.text) for r in recs]
+        return _prose_error(claim_text, context, offset, index, unit_texts)
     names = _mentions(context, plain_texts)
     if not names:
         return None
@@ -119,8 +164,7 @@ def find_synthesis_error(claim_text: str, context: str, offset: int, index: Sour
         before = [n for p, n in names if p < position]
         if not before:
             return None
-        name = before[-1]
-        holders = [i for i, t in enumerate(plain_texts) if f" {name} " in f" {t} "]
+        holders = plain_texts.holding(before[-1], most=2)
         return holders[0] if len(holders) == 1 else None
 
     claim_values = [(v, offset + v.start) for v in values(claim_text, years=True)]
@@ -131,7 +175,7 @@ def find_synthesis_error(claim_text: str, context: str, offset: int, index: Sour
         if own is None:
             continue
         record = recs[own]
-        stated = [v for v in values(record.text, years=True) if v.kind == value.kind]
+        stated = [v for v in _unit_values(index, own, record=True) if v.kind == value.kind]
         if any(same(value, v) for v in stated) or not stated:
             continue
         siblings = [
@@ -139,7 +183,7 @@ def find_synthesis_error(claim_text: str, context: str, offset: int, index: Sour
             for i, r in enumerate(recs)
             if i != own
             and r.collection == record.collection
-            and any(same(value, v) for v in values(r.text, years=True))
+            and any(same(value, v) for v in _unit_values(index, i, record=True))
         ]
         if siblings:
             return _error(value.text, record, siblings[0], index)
@@ -165,7 +209,7 @@ def find_synthesis_error(claim_text: str, context: str, offset: int, index: Sour
         ]
         if having:
             return _error(claim_text[term.start : nxt.end], record, having[0], index)
-    return _prose_error(claim_text, context, offset, index)
+    return _prose_error(claim_text, context, offset, index, unit_texts)
 
 
 def _names_someone(text: str) -> bool:
@@ -173,11 +217,23 @@ def _names_someone(text: str) -> bool:
     return bool(extract(text).names) or bool(first and first.group(1).lower() not in STOPWORDS | LIGHT_WORDS)
 
 
-def _prose_error(claim_text: str, context: str, offset: int, index: SourceIndex) -> SynthesisError | None:
+def _relation_units(relation: set[str], index: SourceIndex) -> list[int]:
+    """Positions of the units holding at least 60% of ``relation``'s keys, in order.
+
+    Such a unit holds one of the rarest ``len - need + 1`` keys, so only their postings are read.
+    """
+    need = math.ceil(0.6 * len(relation))
+    rarest = sorted(relation, key=lambda k: (len(index.postings.get(k, ())), k))[: len(relation) - need + 1]
+    candidates = sorted({i for k in rarest for i in index.postings.get(k, ())})
+    return [i for i in candidates if len(relation & index.units[i].keys) >= 0.6 * len(relation)]
+
+
+def _prose_error(
+    claim_text: str, context: str, offset: int, index: SourceIndex, texts: _Texts
+) -> SynthesisError | None:
     """Across sentences: the subject's own sentence states the claim's relation with another
     value, and a sentence about another named subject states the relation with the claim's value
     ("Acme was founded in 1985" from "Acme was founded in 1990" and "Beta was founded in 1985")."""
-    texts = [_plain(u.text) for u in index.units]
     names = _mentions(context, texts, first_word=True)
     name_keys = {t.key for _, n in names for t in analyze(n)}
     relation = {
@@ -188,33 +244,30 @@ def _prose_error(claim_text: str, context: str, offset: int, index: SourceIndex)
     if not names or not relation:
         return None
 
-    def states_relation(unit: Unit) -> bool:
-        return len(relation & unit.keys) >= 0.6 * len(relation)
-
+    stating: list[int] | None = None
     for value in values(claim_text, years=True):
         if value.kind == "clock":
             continue
         before = [n for p, n in names if p < offset + value.start]
         if not before:
             continue
-        name = before[-1]
-        named = [f" {name} " in f" {t} " for t in texts]
-        own = [
-            u
-            for u, here in zip(index.units, named, strict=True)
-            if here
-            and states_relation(u)
-            and any(v.kind == value.kind and not same(value, v) for v in values(u.text, years=True))
-        ]
-        if not own or any(
-            here and any(same(value, v) for v in values(u.text, years=True))
-            for u, here in zip(index.units, named, strict=True)
-        ):
+        named = texts.holding(before[-1])
+        if any(any(same(value, v) for v in _unit_values(index, i)) for i in named):
             continue
-        for unit, here in zip(index.units, named, strict=True):
-            if here or not _names_someone(unit.text) or not states_relation(unit):
+        stating = _relation_units(relation, index) if stating is None else stating
+        own = [
+            index.units[i]
+            for i in sorted(set(named) & set(stating))
+            if any(v.kind == value.kind and not same(value, v) for v in _unit_values(index, i))
+        ]
+        if not own:
+            continue
+        named_set = set(named)
+        for i in stating:
+            unit = index.units[i]
+            if i in named_set or not any(same(value, v) for v in _unit_values(index, i)):
                 continue
-            if any(same(value, v) for v in values(unit.text, years=True)):
+            if _names_someone(unit.text):
                 holder = Record(unit.source_id, 0, (unit,), unit.text, unit.keys)
                 mine = Record(own[0].source_id, 0, (own[0],), own[0].text, own[0].keys)
                 return _error(value.text, mine, holder, index)

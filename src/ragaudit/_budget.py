@@ -1,0 +1,131 @@
+"""Work budgets per request: how much of a huge request is examined, and how the report says so.
+
+Requests within the documented limits can still be large (an answer of 100,000 characters holds
+over a thousand claims; sources reach 2,000,000 characters). Past these budgets an audit examines
+a bounded part (:attr:`ragaudit.config.Limits.checked_claims`, :attr:`~ragaudit.config.Limits.indexed_chars`)
+and the report's note names what was left out; nothing left out counts as support.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ragaudit._text import STOPWORDS
+
+NOT_CHECKED = "budget"
+"""``decided_by`` of a claim the audit did not check."""
+
+_WORD_RE = re.compile(r"[^\W_]+")
+_PASSAGE_RE = re.compile(r"[^.!?\n]+[.!?]*")
+"""A sentence, roughly (no abbreviations): what the budget chooses among, before real splitting."""
+_PASSAGE_CHARS = 2_000
+
+
+@dataclass(frozen=True, slots=True)
+class Focus:
+    """The parts of one source an audit reads: sorted, disjoint ``(start, end)`` ranges, or all of it."""
+
+    ranges: tuple[tuple[int, int], ...] | None = None
+    """``None``: the whole source."""
+
+    @property
+    def chars(self) -> int:
+        """Characters read (only for a focus with ranges)."""
+        return sum(b - a for a, b in self.ranges or ())
+
+    def clip(self, start: int, end: int) -> list[tuple[int, int]]:
+        """The parts of ``[start, end)`` to read."""
+        if self.ranges is None:
+            return [(start, end)]
+        k = max(0, bisect.bisect_right(self.ranges, (start, start)) - 1)
+        out = []
+        for a, b in self.ranges[k:]:
+            if a >= end:
+                break
+            if b > start:
+                out.append((max(a, start), min(b, end)))
+        return out
+
+    def overlaps(self, start: int, end: int) -> bool:
+        """Whether any of ``[start, end)`` is read."""
+        return bool(self.clip(start, end))
+
+    def mask(self, text: str) -> str:
+        """``text`` with every character not read replaced by a space (same length, same offsets)."""
+        if self.ranges is None:
+            return text
+        parts, cursor = [], 0
+        for a, b in self.ranges:
+            parts += [" " * (a - cursor), text[a:b]]
+            cursor = b
+        parts.append(" " * (len(text) - cursor))
+        return "".join(parts)
+
+
+EVERYTHING = Focus()
+
+
+def _passages(text: str) -> Iterator[tuple[int, int]]:
+    for m in _PASSAGE_RE.finditer(text):
+        start, end = m.span()
+        while end - start > _PASSAGE_CHARS:
+            yield start, start + _PASSAGE_CHARS
+            start += _PASSAGE_CHARS
+        yield start, end
+
+
+def focus_ranges(texts: list[str], answer: str, max_chars: int) -> list[Focus]:
+    """What to read of each text: passages, best first by the rarity-weighted sum of ``answer``'s
+    words they hold, up to ``max_chars`` characters in all; passages sharing none are left out.
+
+    >>> text = "Paris is in France. Cats sleep. Paris has a river."
+    >>> focus_ranges([text], "Paris lies in France.", 30)
+    [Focus(ranges=((0, 19),))]
+    """
+    wanted = {w for w in _WORD_RE.findall(answer.lower()) if w not in STOPWORDS}
+    spans = [(k, a, b) for k, text in enumerate(texts) for a, b in _passages(text)]
+    shared = [wanted.intersection(_WORD_RE.findall(texts[k][a:b].lower())) for k, a, b in spans]
+    df = Counter(w for words in shared for w in words)
+    idf = {w: math.log((len(spans) + 1) / (n + 1)) + 1.0 for w, n in df.items()}
+    scores = [sum(idf[w] for w in words) for words in shared]
+    chosen: list[list[tuple[int, int]]] = [[] for _ in texts]
+    used = 0
+    for j in sorted((j for j in range(len(spans)) if scores[j] > 0), key=lambda j: (-scores[j], j)):
+        k, a, b = spans[j]
+        if used + b - a <= max_chars:
+            chosen[k].append((a, b))
+            used += b - a
+    return [Focus(_merged(texts[k], sorted(ranges))) for k, ranges in enumerate(chosen)]
+
+
+def _merged(text: str, ranges: list[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Ranges with only whitespace between them joined (so sentences are split as in the whole text)."""
+    out: list[tuple[int, int]] = []
+    for a, b in ranges:
+        if out and not text[out[-1][1] : a].strip():
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return tuple(out)
+
+
+def claims_note(checked: int, total: int) -> str:
+    """What the report says when only the first ``checked`` of ``total`` claims were checked."""
+    return (
+        f"Only the first {checked:,} of {total:,} claims were checked (the per-request budget); "
+        f"the other {total - checked:,} are reported unsupported, marked as not checked."
+    )
+
+
+def sources_note(examined: int, total: int) -> str:
+    """What the report says when only ``examined`` of ``total`` source characters were indexed."""
+    return (
+        f"The sources hold {total:,} characters, over the per-request budget: only the passages sharing "
+        f"most words with the answer ({examined:,} characters) were examined; a claim supported only "
+        "elsewhere is reported unsupported."
+    )

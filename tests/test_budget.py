@@ -1,0 +1,99 @@
+"""Work budgets per request (issue 11): bounded work at the size limits, and reports that say what was left out."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from ragaudit import Auditor
+from ragaudit._budget import focus_ranges
+from ragaudit._cache import IndexCache
+from ragaudit.config import Limits
+from ragaudit.requests import MAX_ANSWER_CHARS, MAX_SOURCE_CHARS, MAX_SOURCES
+
+FILLER = "The council approved the annual budget for the river bridge. "
+
+
+def test_claims_past_the_budget_are_reported_unsupported_and_not_checked() -> None:
+    answer = " ".join(f"Paris has {n} bridges." for n in range(5))
+    sources = [" ".join(f"Paris has {n} bridges." for n in range(5))]
+    report = Auditor(limits=Limits(checked_claims=3)).audit(answer, sources)
+    assert [c.status for c in report.claims[:3]] == ["supported"] * 3
+    skipped = report.claims[3:]
+    assert len(skipped) == 2 and all(c.status == "unsupported" and c.decided_by == "budget" for c in skipped)
+    assert all("Not checked" in c.explanation for c in skipped)
+    assert report.label == "hallucinated"  # never faithful on claims nobody checked
+    assert report.note is not None and "first 3 of 5 claims" in report.note
+
+
+def test_sources_past_the_budget_are_read_where_the_answer_points() -> None:
+    fact = "The Lakeside plant opened in 1990 and employs 1,200 people. "
+    text = FILLER * 2_000 + fact + FILLER * 2_000
+    report = Auditor(limits=Limits(indexed_chars=5_000), index_cache=IndexCache()).audit(
+        "The Lakeside plant opened in 1990.", [text]
+    )
+    claim = report.claims[0]
+    assert claim.status == "supported"
+    quote = claim.evidence[0]
+    assert text[quote.start : quote.end] == quote.quote and "1990" in quote.quote  # offsets into the real text
+    assert report.note is not None and "only the passages" in report.note and f"{len(text):,}" in report.note
+
+
+def test_a_claim_supported_only_outside_the_budget_is_not_called_supported() -> None:
+    text = "The Lakeside plant opened in 1990. " + FILLER * 400
+    report = Auditor(limits=Limits(indexed_chars=100), index_cache=IndexCache()).audit(
+        "The council approved the annual budget for the river bridge.", [text]
+    )
+    assert report.note is not None and "only the passages" in report.note
+    assert report.claims[0].status in ("supported", "partially_supported")  # the filler itself was read
+    report = Auditor(limits=Limits(indexed_chars=40), index_cache=IndexCache()).audit(
+        "The Lakeside plant opened in 1990 and the council approved the annual budget for the river bridge.",
+        [text],
+    )
+    assert report.label == "hallucinated" or report.note is not None
+
+
+def test_focus_prefers_rare_shared_words_and_keeps_offsets() -> None:
+    text = FILLER * 50 + "Acme Corp was founded in 1985 in Norwood. " + FILLER * 50
+    [focus] = focus_ranges([text], "Acme Corp was founded in 1985.", 200)
+    assert focus.ranges is not None and len(focus.ranges) >= 1
+    start, end = focus.ranges[0]
+    assert "Acme Corp" in text[start:end]
+    masked = focus.mask(text)
+    assert len(masked) == len(text) and masked[start:end] == text[start:end] and not masked[:start].strip()
+
+
+def _prose(chars: int, seed: int) -> str:
+    words = ["plant", "river", "council", "budget", "school", "museum", "hospital", "bridge", "report", "revenue"]
+    out: list[str] = []
+    n, k = 0, seed
+    while n < chars:
+        k = (k * 1103515245 + 12345) % 2**31
+        s = f"The {words[k % 10]} {words[(k >> 4) % 10]} opened in {1800 + k % 230} with {k % 9000} {words[(k >> 8) % 10]}s. "
+        out.append(s)
+        n += len(s)
+    return "".join(out)[:chars]
+
+
+def _cpu(request: dict[str, object]) -> float:
+    auditor = Auditor(judge="offline:no-embeddings", index_cache=IndexCache())
+    t0 = time.process_time()
+    auditor.audit(request)
+    return time.process_time() - t0
+
+
+@pytest.mark.slow
+def test_audits_at_the_size_limits_cost_no_more_than_a_tenth_of_them_times_three() -> None:
+    """Budgets bound the work: ten times the input must not cost ten times (it was 20-50x before)."""
+    Auditor(judge="offline:no-embeddings").audit("Paris is big.", ["Paris is big."])  # warm
+
+    def request(scale: int) -> dict[str, object]:
+        count = MAX_SOURCES * scale // 10
+        return {
+            "answer": _prose(MAX_ANSWER_CHARS * scale // 10, 7),
+            "sources": [{"id": str(k), "text": _prose(MAX_SOURCE_CHARS // MAX_SOURCES, k)} for k in range(count)],
+        }
+
+    tenth, full = _cpu(request(1)), _cpu(request(10))
+    assert full <= 3 * tenth, f"at the limits {full:.2f}s CPU vs {tenth:.2f}s for a tenth of them"
