@@ -97,3 +97,15 @@ def test_audits_at_the_size_limits_cost_no_more_than_a_tenth_of_them_times_three
 
     tenth, full = _cpu(request(1)), _cpu(request(10))
     assert full <= 3 * tenth, f"at the limits {full:.2f}s CPU vs {tenth:.2f}s for a tenth of them"
+
+
+def test_a_large_request_leaves_no_whole_source_in_the_text_caches() -> None:
+    """Caches keyed by whole source texts held megabytes per distinct large request (service RSS grew)."""
+    from ragaudit import slots, verify
+
+    auditor = Auditor(index_cache=IndexCache())
+    for i in range(2):
+        text = _prose(150_000, i)
+        auditor.audit("The plant opened in 1900.", [text])
+        assert verify.index_words.cache_info().currsize == 0
+        assert slots.extract.cache_info().currsize == 0

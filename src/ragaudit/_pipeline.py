@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ragaudit import checks
-from ragaudit._budget import NOT_CHECKED, claims_note, sources_note
+from ragaudit import checks, slots, verify
+from ragaudit._budget import NOT_CHECKED, RELEASE_CHARS, claims_note, sources_note
 from ragaudit._cache import IndexCache, shared_index_cache
 from ragaudit._hashing import request_hashes
 from ragaudit._text import question_keys
@@ -173,8 +173,11 @@ class Auditor:
         t4 = time.perf_counter()
         counts = count(outcome.claims)
         notes = [NO_CLAIMS_NOTE] if counts.total == 0 else []
-        if index.examined < sum(len(s.text) for s in request.sources):
-            notes.append(sources_note(index.examined, sum(len(s.text) for s in request.sources)))
+        source_chars = sum(len(s.text) for s in request.sources)
+        if index.examined < source_chars:
+            notes.append(sources_note(index.examined, source_chars))
+        if source_chars > RELEASE_CHARS:
+            release_whole_text_caches()
         if unchecked:
             notes.append(claims_note(len(claims), len(claims) + len(unchecked)))
         fields: dict[str, Any] = dict(
@@ -206,6 +209,14 @@ class Auditor:
     def audit_many(self, requests: Iterable[AuditRequest | Mapping[str, Any]]) -> list[Report]:
         """Audit requests in order, in this process."""
         return [self.audit(r) for r in requests]
+
+
+def release_whole_text_caches() -> None:
+    """Empty the caches that key whole source texts (``slots.extract`` on each source, the verifier's
+    word set of all sources joined): after a large request each entry holds megabytes, and distinct
+    large requests would fill them (issue 11: 1 MB more per request in the service)."""
+    slots.extract.cache_clear()
+    verify.index_words.cache_clear()
 
 
 def not_checked(claim: Claim, judge: str, budget: int) -> ClaimResult:

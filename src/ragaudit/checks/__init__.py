@@ -137,7 +137,7 @@ def run_checks(
         _apply_synthesis(claim, alignment, ev, index, request.answer)
         for claim, alignment, ev in zip(claims, alignments, evidence, strict=True)
     ]
-    texts = {s.id: s.text for s in request.sources}
+    texts = {s.id: s.text for s in index.sources}  # what the audit read (blanked past the budget)
     findings = find_source_conflicts([c.id for c in amended], evidence, texts, request.answer, segmentation)
     position = {c.id: k for k, c in enumerate(amended)}
     for finding in findings:

@@ -143,6 +143,35 @@ def is_amendment(a: str, b: str) -> bool:
     return False
 
 
+class _SourceReadings:
+    """What the conflict check reads off whole source texts, read once per request (sources reach megabytes)."""
+
+    def __init__(self, texts: dict[str, str]) -> None:
+        self.texts = texts
+        self._plain: dict[str, str] = {}
+        self._amends: dict[tuple[str, str], bool] = {}
+        self._lower: dict[str, bool] = {}
+
+    def plain(self, source_id: str) -> str:
+        """The source's plain form."""
+        if source_id not in self._plain:
+            self._plain[source_id] = _plain(self.texts[source_id])
+        return self._plain[source_id]
+
+    def amends(self, a: str, b: str) -> bool:
+        """:func:`is_amendment` of two sources."""
+        if (a, b) not in self._amends:
+            self._amends[a, b] = is_amendment(self.texts[a], self.texts[b])
+        return self._amends[a, b]
+
+    def written_lower(self, word: str) -> bool:
+        """Whether some source writes ``word`` (lower-cased) other than at a sentence start."""
+        if word not in self._lower:
+            pattern = re.compile(rf"(?<![.!?]\s)\b{re.escape(word)}\b")
+            self._lower[word] = any(pattern.search(t) for t in self.texts.values())
+        return self._lower[word]
+
+
 @dataclass(frozen=True, slots=True)
 class ConflictFinding:
     """A conflict on one claim, and whether the claim took one side."""
@@ -171,9 +200,14 @@ def reported_in(answer: str, segmentation: Segmentation) -> bool:
 
 
 def find_conflicts(
-    claim_id: str, evidence: ClaimEvidence, texts: dict[str, str], answer_reports: bool
+    claim_id: str,
+    evidence: ClaimEvidence,
+    texts: dict[str, str],
+    answer_reports: bool,
+    readings: _SourceReadings | None = None,
 ) -> list[ConflictFinding]:
     """Pairs of sources about the claim that state different values for a slot it states."""
+    read = readings or _SourceReadings(texts)
     claim_text = evidence.alignment.claim.text
     claim_values = values(claim_text)
 
@@ -195,7 +229,7 @@ def find_conflicts(
     # A capitalised first word is a name when the sources never write it in lower case.
     if first and first.group(1).lower() not in LIGHT_WORDS | STOPWORDS:
         word = first.group(1)
-        if not any(re.search(rf"(?<![.!?]\s)\b{re.escape(word.lower())}\b", t) for t in texts.values()):
+        if not read.written_lower(word.lower()):
             names.append(_plain(word))
     findings: list[ConflictFinding] = []
     seen: set[tuple[str, str, str]] = set()
@@ -203,10 +237,10 @@ def find_conflicts(
     def compatible(a: SourceSupport, b: SourceSupport) -> bool:
         # Each source must name something the claim names, or they may be about different
         # subjects (two offices, two products).
-        ta, tb = _plain(texts[a.source_id]), _plain(texts[b.source_id])
+        ta, tb = read.plain(a.source_id), read.plain(b.source_id)
         if names and not (any(n in ta for n in names) and any(n in tb for n in names)):
             return False
-        return not is_amendment(texts[a.source_id], texts[b.source_id])
+        return not read.amends(a.source_id, b.source_id)
 
     for cv in claim_values:
         holders: list[tuple[SourceSupport, Value]] = []
@@ -278,4 +312,7 @@ def find_source_conflicts(
 ) -> list[ConflictFinding]:
     """Conflicts over every claim of one answer."""
     reports = reported_in(answer, segmentation)
-    return [f for cid, ev in zip(claim_ids, evidence, strict=True) for f in find_conflicts(cid, ev, texts, reports)]
+    read = _SourceReadings(texts)
+    return [
+        f for cid, ev in zip(claim_ids, evidence, strict=True) for f in find_conflicts(cid, ev, texts, reports, read)
+    ]
