@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import hashlib
 import os
-import socket
 import subprocess
 import sys
-import time
 import zipfile
 from pathlib import Path
 
-import httpx
+from processes import free_port, stop, wait_ready
 
 CACHE = Path(os.environ.get("RAGAUDIT_MODEL_CACHE", "~/.cache/ragaudit/models")).expanduser()
 MODELS = {
@@ -89,9 +87,7 @@ class LlamaServer:
     """``python -m llama_cpp.server`` on a free port of 127.0.0.1."""
 
     def __init__(self, model: Path, *, n_ctx: int = 4096, threads: int = 2) -> None:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = int(s.getsockname()[1])
+        self.port = free_port()
         self.model = model
         self.url = f"http://127.0.0.1:{self.port}/v1"
         self.args = [
@@ -113,23 +109,10 @@ class LlamaServer:
 
     def __enter__(self) -> LlamaServer:
         self.proc = subprocess.Popen(self.args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(self.url + "/models", timeout=2).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"llama_cpp.server exited with {self.proc.returncode}")
-            time.sleep(0.5)
+        if wait_ready(self.proc, self.url + "/models", name="llama_cpp.server", seconds=120, interval=0.5):
+            return self
+        stop(self.proc)
         raise RuntimeError("llama_cpp.server did not start in 120 s")
 
     def __exit__(self, *exc: object) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop(self.proc, grace=15)

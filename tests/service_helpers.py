@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -12,13 +11,9 @@ from typing import Any
 
 import httpx
 
+from processes import free_port, stop, wait_ready
+
 PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Server:
@@ -61,16 +56,9 @@ class Server:
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
-        deadline = time.monotonic() + 90  # a loaded 2-core machine starts the audit pool slowly
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(self.url + "/readyz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"ragaudit serve exited with {self.proc.returncode}")
-            time.sleep(0.2)
+        # 90 s: a loaded 2-core machine starts the audit pool slowly
+        if wait_ready(self.proc, self.url + "/readyz", name="ragaudit serve", seconds=90, interval=0.2):
+            return self
         self.kill()  # no stray server (and no ResourceWarning for a running Popen)
         raise RuntimeError("ragaudit serve did not become ready in 90 s")
 
@@ -80,12 +68,7 @@ class Server:
             self.proc.wait(10)
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        stop(self.proc)
 
     def client(self, key: str | None = None) -> httpx.Client:
         return httpx.Client(base_url=self.url, headers={"Authorization": f"Bearer {key or self.admin_key}"}, timeout=30)

@@ -13,8 +13,9 @@ from typing import Any, ClassVar
 import jsonschema
 import pytest
 
+from processes import free_port
 from ragaudit.render.views import view_schema
-from service_helpers import PG_URL, Server, free_port, reset_postgres, wait_finished
+from service_helpers import PG_URL, Server, reset_postgres, wait_finished
 
 REQUEST = {
     "question": "When did the plant open?",

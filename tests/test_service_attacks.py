@@ -19,8 +19,9 @@ from typing import Any, ClassVar
 import httpx
 import pytest
 
+from processes import free_port
 from ragaudit.service.store import open_store
-from service_helpers import Server, free_port, wait_finished
+from service_helpers import Server, wait_finished
 
 REQUEST = {
     "answer": "The plant opened in 2010. It employs 500 people.",

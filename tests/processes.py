@@ -1,0 +1,43 @@
+"""Servers the tests start as processes on 127.0.0.1: a free port, waiting until one answers, stopping it."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import time
+
+import httpx
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_ready(proc: subprocess.Popen[bytes], url: str, *, name: str, seconds: float, interval: float) -> bool:
+    """Poll ``url`` until it answers 200 (True) or ``seconds`` pass (False); RuntimeError if ``proc`` exits."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(url, timeout=max(1.0, interval * 4)).status_code == 200:
+                return True
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None:
+            raise RuntimeError(f"{name} exited with {proc.returncode}")
+        time.sleep(interval)
+    return False
+
+
+def stop(proc: subprocess.Popen[bytes] | None, grace: float = 10) -> None:
+    """Terminate ``proc`` and wait up to ``grace`` seconds, then kill it."""
+    if proc is None or proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
