@@ -26,7 +26,7 @@ PAIR_PENALTY = 0.04
 SOURCES_COMPARED = 24
 """Per claim, the sources whose best windows are read slot by slot: the best this many, and every
 source the claim cites (a request may have 500 sources; each comparison reads its window's slots)."""
-EMBED_BUDGET = 128
+EMBED_BUDGET = 64
 """Texts the checks embed per request beyond those already embedded (claims first, at most half):
 past it, a window's meaning is read from its words, as in the verifier."""
 

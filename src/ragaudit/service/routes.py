@@ -57,7 +57,7 @@ async def metrics(request: Request, _: tuple[str, Role] = Depends(require(*ROLES
     return Response(generate_latest(service.metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
 
-@router.post("/v1/audits", tags=["audits"], status_code=200)
+@router.post("/v1/audits", tags=["audits"], status_code=200, response_model=dict[str, Any])
 async def submit_audit(
     body: AuditBody,
     request: Request,
@@ -65,7 +65,7 @@ async def submit_audit(
     mode: Literal["sync", "async"] = "sync",
     view: str = "canonical",
     _: tuple[str, Role] = Depends(require("auditor")),
-) -> dict[str, Any]:
+) -> Any:
     """Audit and gate a request: at once (``mode=sync``) or in the background (``mode=async``, 202)."""
     service: Service = request.app.state.service
     _view_or_400(view)
@@ -83,7 +83,13 @@ async def submit_audit(
         response.status_code = 202
         return {"id": audit_id, "state": "queued", "links": {"self": f"/v1/audits/{audit_id}"}}
     done = await service.run_audit(body, audit_id, "sync")
-    return _done_payload(audit_id, done["created_at"], done["report"], done["request"].model_dump(mode="json"), view)
+
+    def respond() -> JSONResponse:
+        request_json = done["request"].model_dump(mode="json")
+        return JSONResponse(_done_payload(audit_id, done["created_at"], done["report"], request_json, view))
+
+    # Megabytes of request and report are encoded in a thread: /healthz keeps answering meanwhile.
+    return await asyncio.to_thread(respond)
 
 
 @router.get("/v1/audits/{audit_id}", tags=["audits"])
