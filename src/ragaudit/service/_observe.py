@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import logging
 import sys
+import time
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger("ragaudit.service")
 
@@ -62,3 +64,38 @@ def configure_logging() -> None:
 def event(message: str, **fields: Any) -> None:
     """Log one event with structured fields."""
     log.info(message, extra={"fields": fields})
+
+
+class AccessLog:
+    """ASGI middleware: one ``http`` log event and one latency observation per HTTP request.
+
+    Plain ASGI rather than ``@app.middleware("http")``: Starlette's ``BaseHTTPMiddleware`` wraps
+    every response in a stream and a task group, which costs the HTTP process CPU on each request.
+    The time runs until the response is sent.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on; when it has answered, observe and log it."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        t0 = time.perf_counter()
+        status: list[int] = []
+
+        async def sent(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status.append(message["status"])
+            await send(message)
+
+        await self.app(scope, receive, sent)
+        if not status:  # nothing was answered (the server's error handler answers an exception)
+            return
+        elapsed = time.perf_counter() - t0
+        method, path = scope["method"], getattr(scope.get("route"), "path", "unmatched")
+        service = getattr(scope["app"].state, "service", None)
+        if service is not None:
+            service.metrics.http.labels(method, path, str(status[0])).observe(elapsed)
+        event("http", method=method, route=path, status=status[0], ms=round(elapsed * 1000, 2))

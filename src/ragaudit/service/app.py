@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi_offline import FastAPIOffline
 from sqlalchemy.exc import SQLAlchemyError
@@ -23,7 +22,7 @@ from ragaudit.errors import (
     StorageError,
 )
 from ragaudit.service._limits import BodyLimit
-from ragaudit.service._observe import configure_logging, event, log
+from ragaudit.service._observe import AccessLog, configure_logging, event, log
 from ragaudit.service.auth import ensure_admin
 from ragaudit.service.routes import router
 from ragaudit.service.settings import ServiceSettings, check_settings
@@ -96,19 +95,7 @@ def create_app(
     )
 
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)
-
-    @app.middleware("http")
-    async def limits_and_logs(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        t0 = time.perf_counter()
-        response = await call_next(request)
-        route = request.scope.get("route")
-        path = getattr(route, "path", "unmatched")
-        elapsed = time.perf_counter() - t0
-        service: Service | None = getattr(request.app.state, "service", None)
-        if service is not None:
-            service.metrics.http.labels(request.method, path, str(response.status_code)).observe(elapsed)
-        event("http", method=request.method, route=path, status=response.status_code, ms=round(elapsed * 1000, 2))
-        return response
+    app.add_middleware(AccessLog)  # outermost: times and logs what the limit answers too
 
     @app.exception_handler(RagAuditError)
     async def library_error(request: Request, exc: RagAuditError) -> JSONResponse:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import functools
 import hashlib
 import re
@@ -16,8 +17,10 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse
 from prometheus_client import generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from sqlalchemy.exc import SQLAlchemyError
 
 from ragaudit._vocab import ROLES, RiskLevel, Role
+from ragaudit.errors import StorageError
 from ragaudit.models import Report
 from ragaudit.render.views import VIEW_NAMES, render_view
 from ragaudit.requests import check_request
@@ -54,6 +57,9 @@ async def readyz(request: Request) -> JSONResponse:
 async def metrics(request: Request, _: tuple[str, Role] = Depends(require(*ROLES))) -> Response:
     """Prometheus metrics."""
     service: Service = request.app.state.service
+    with contextlib.suppress(StorageError, SQLAlchemyError):  # a failing database keeps the last figure
+        counts = await asyncio.to_thread(service.store.job_counts)
+        service.metrics.queued.set(counts.get("queued", 0))
     return Response(generate_latest(service.metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
 

@@ -78,8 +78,7 @@ class Service:
         while True:
             try:
                 job = await asyncio.to_thread(self.store.claim_job)
-                if job is None:
-                    self.metrics.queued.set(self.store.job_counts().get("queued", 0))
+                if job is None:  # idle: one query per poll (the queued gauge is read when /metrics is scraped)
                     await asyncio.sleep(self.settings.poll_interval)
                     continue
                 await self.run_job(job)

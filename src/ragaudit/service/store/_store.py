@@ -431,7 +431,8 @@ def open_store(url: str | None = None) -> Store:
         Path(url.removeprefix("sqlite:///")).expanduser().parent.mkdir(parents=True, exist_ok=True)
     try:
         connect_args = {"check_same_thread": False} if url.startswith("sqlite") else {}
-        engine = create_engine(url, pool_pre_ping=True, connect_args=connect_args)
+        # A server's connection can drop (restart, idle timeout): ping before use. A SQLite file cannot.
+        engine = create_engine(url, pool_pre_ping=url.startswith("postgresql"), connect_args=connect_args)
         if engine.dialect.name == "sqlite":
 
             @event.listens_for(engine, "connect")
