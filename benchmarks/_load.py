@@ -67,7 +67,9 @@ def run_wrk(url: str, script: Path, seconds: int, connections: int) -> dict[str,
     rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     errors = re.search(r"Socket errors: (.*)", out)
+    done = re.search(r"(\d+) requests in", out)
     return {
+        "requests": int(done[1]) if done else 0,
         "audits_per_s": float(rps[1]) if rps else 0.0,
         "p50_ms": ms("50%"),
         "p90_ms": ms("90%"),

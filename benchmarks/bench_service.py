@@ -1,17 +1,25 @@
-"""The service against the local batch, same rows, same judge, same machine, one run.
+"""The service against the local batch, same requests, same judge, same machine, one run.
 
-    python benchmarks/bench_service.py [--rows 300] [--seconds 20] [--connections 4] [--db sqlite|postgresql]
+    python benchmarks/bench_service.py [--request rows|fixed] [--rows 300] [--seconds 20]
+                                       [--connections 2 4] [--db sqlite|postgresql] [--judge offline]
 
-1. Single-audit time: each of the first ``--rows`` RAGTruth rows audited once in this process by a
-   warm auditor (one core); the median is the yardstick for the service's p99.
-2. Local batch: the same rows repeated to ``--batch-rows`` through ``ragaudit audit --batch … --out
-   x.parquet`` (one worker per core), rows/s end to end.
-3. Service: ``ragaudit serve`` on 127.0.0.1 (audits in its process pool, audit trail in SQLite or
-   PostgreSQL); wrk posts the same rows (rotating) to ``POST /v1/audits`` for ``--seconds`` with
-   ``--connections`` connections; meanwhile a thread probes ``/healthz`` every 50 ms.
+``--request rows`` posts the first ``--rows`` RAGTruth test rows, each once while they last (so no
+audit is served from the caches a repeated row would warm); ``--request fixed`` posts one fixed
+3-claim request (``benchmarks/load.py``), as the issue's first service figures did.
 
-Needs Debian's wrk. Bounded in time; all traffic to 127.0.0.1. Writes benchmarks/results/service_<db>.json
-and prints it.
+1. Single-audit time: one warm auditor in this process (one core) audits each row once, or the
+   fixed request ``--fixed-repeats`` times; its median is the yardstick of the service's p99 and
+   its p99 shows how much the requests themselves vary.
+2. Local batch: the same requests through ``ragaudit audit --batch … --out x.parquet`` (one worker
+   per core), rows/s as the CLI reports them (worker start included, interpreter start not) and end
+   to end; ``--batch-rows`` rows: the first RAGTruth rows (default 384: six 64-row chunks, so the
+   batch's last chunk does not leave a core idle for long), or copies of the fixed request (2,000).
+3. Service, for each ``--connections``: a fresh ``ragaudit serve`` on 127.0.0.1 (audits in its
+   process pool, audit trail in SQLite or PostgreSQL); wrk posts the requests in turn to
+   ``POST /v1/audits`` for ``--seconds``; meanwhile a thread probes ``/healthz`` every 50 ms.
+
+Needs Debian's wrk. Bounded in time; all traffic to 127.0.0.1. Writes
+benchmarks/results/service_<db>_<request>.json and the matching block of RESULTS.md, and prints it.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -31,6 +40,8 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _load import ROOT, Server, database_url, lua_script, percentiles, require_wrk, run_wrk
+from _results import replace_block
+from load import REQUEST
 
 DATA = ROOT.parent / "shared" / "benchmarks" / "ragtruth" / "test.jsonl"
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -46,33 +57,43 @@ def rows(n: int) -> list[dict[str, Any]]:
     return out
 
 
-def single_audit_ms(requests: list[dict[str, Any]]) -> dict[str, float | None]:
+def single_audit_ms(requests: list[dict[str, Any]], judge: str) -> dict[str, Any]:
     from ragaudit import Auditor
 
-    auditor = Auditor()
-    auditor.audit(requests[0])
+    auditor = Auditor(judge)
+    auditor.audit("The plant opened in 2012.", ["The plant opened in 2012."])  # models loaded
     times = []
     for request in requests:
         t0 = time.perf_counter()
         auditor.audit(request)
         times.append((time.perf_counter() - t0) * 1000)
-    return percentiles(times)
+    return {"audits": len(times), **percentiles(times)}
 
 
-def local_batch(requests: list[dict[str, Any]], total: int, workdir: Path) -> dict[str, float]:
+def local_batch(requests: list[dict[str, Any]], total: int, workdir: Path, judge: str) -> dict[str, float]:
     source = workdir / "batch.jsonl"
     with source.open("w") as fh:
         for i in range(total):
             fh.write(json.dumps({**requests[i % len(requests)], "id": f"b{i}"}) + "\n")
     t0 = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "ragaudit", "audit", "--batch", str(source), "--out", str(workdir / "batch.parquet")],
+    out = workdir / "batch.parquet"
+    done = subprocess.run(
+        [sys.executable, "-m", "ragaudit", "audit", "--batch", str(source), "--out", str(out), "--judge", judge],
         check=True,
         capture_output=True,
-        timeout=1800,
+        text=True,
+        timeout=3600,
     )
     seconds = time.perf_counter() - t0
-    return {"rows": total, "seconds": round(seconds, 2), "rows_per_s": round(total / seconds, 1)}
+    # The CLI's own figure leaves out the interpreter's start and imports (its pool's start stays in):
+    # the higher of the two, so the stricter yardstick for the service.
+    reported = re.search(r"audited \d+ row\(s\) in [\d.]+ s \(([\d,.]+) rows/s\)", done.stderr)
+    return {
+        "rows": total,
+        "seconds": round(seconds, 2),
+        "rows_per_s_end_to_end": round(total / seconds, 2),
+        "rows_per_s": float(reported[1].replace(",", "")) if reported else round(total / seconds, 2),
+    }
 
 
 def probe_healthz(url: str, stop: threading.Event, out: list[float]) -> None:
@@ -84,52 +105,93 @@ def probe_healthz(url: str, stop: threading.Event, out: list[float]) -> None:
             time.sleep(0.05)
 
 
+def serve(db: str, workdir: Path, requests: list[dict[str, Any]], args: argparse.Namespace, c: int) -> dict[str, Any]:
+    """One fresh server (empty caches), wrk with ``c`` connections, /healthz probed meanwhile."""
+    folder = workdir / f"connections_{c}"
+    folder.mkdir()
+    server = Server(database_url(db, folder), log=workdir / "serve.log", env={"RAGAUDIT_JUDGE": args.judge}).start()
+    try:
+        script = workdir / "rows.lua"
+        lua_script(requests, server.admin_key, script)
+        latencies: list[float] = []
+        stop = threading.Event()
+        prober = threading.Thread(target=probe_healthz, args=(server.url, stop, latencies))
+        prober.start()
+        service = run_wrk(server.url, script, args.seconds, c)
+        stop.set()
+        prober.join()
+    finally:
+        server.stop()
+    return {
+        "connections": c,
+        **service,
+        "healthz_ms": {"probes": len(latencies), **percentiles(latencies)},
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=300)
-    parser.add_argument("--batch-rows", type=int, default=3000)
+    parser.add_argument("--request", choices=["rows", "fixed"], default="rows")
+    parser.add_argument("--rows", type=int, default=300, help="distinct RAGTruth rows (--request rows)")
+    parser.add_argument("--fixed-repeats", type=int, default=200, help="single audits of the fixed request")
+    parser.add_argument("--batch-rows", type=int, help="default: 384 rows, or 2,000 fixed requests")
     parser.add_argument("--seconds", type=int, default=20)
-    parser.add_argument("--connections", type=int, default=4)
+    parser.add_argument("--connections", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--db", choices=["sqlite", "postgresql"], default="sqlite")
+    parser.add_argument("--judge", default="offline")
     args = parser.parse_args()
     require_wrk()
-    requests = rows(args.rows)
+    fixed = args.request == "fixed"
+    requests = [REQUEST] if fixed else rows(args.rows)
     load_before = os.getloadavg()
-    single = single_audit_ms(requests)
+    single = single_audit_ms(requests * args.fixed_repeats if fixed else requests, args.judge)
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
-        batch = local_batch(requests, args.batch_rows, workdir)
-        server = Server(database_url(args.db, workdir), log=workdir / "serve.log").start()
-        try:
-            script = workdir / "rows.lua"
-            lua_script(requests, server.admin_key, script)
-            latencies: list[float] = []
-            stop = threading.Event()
-            prober = threading.Thread(target=probe_healthz, args=(server.url, stop, latencies))
-            prober.start()
-            service = run_wrk(server.url, script, args.seconds, args.connections)
-            stop.set()
-            prober.join()
-        finally:
-            server.stop()
+        if fixed:
+            batch = local_batch(requests, args.batch_rows or 2000, workdir, args.judge)
+        else:
+            batch_rows = args.batch_rows or 384
+            batch = local_batch(rows(batch_rows), batch_rows, workdir, args.judge)
+        runs = [serve(args.db, workdir, requests, args, c) for c in args.connections]
+    for run in runs:
+        run["service_over_batch"] = round(run["audits_per_s"] / batch["rows_per_s"], 3)
+        run["p99_over_single_median"] = round(run["p99_ms"] / single["median"], 2)
+        run["p99_over_single_p99"] = round(run["p99_ms"] / single["p99"], 2)
+        run["rows_repeated"] = not fixed and run["requests"] > len(requests)
     result = {
         "database": args.db,
-        "rows": args.rows,
-        "connections": args.connections,
+        "request": args.request,
+        "judge": args.judge,
+        "rows": len(requests),
         "seconds": args.seconds,
         "cpu_cores": len(os.sched_getaffinity(0)),
         "load_average_before": [round(x, 2) for x in load_before],
         "load_average_after": [round(x, 2) for x in os.getloadavg()],
         "single_audit_ms": single,
         "local_batch": batch,
-        "service": service,
-        "service_over_batch": round(service["audits_per_s"] / batch["rows_per_s"], 3),
-        "p99_over_single_median": round(service["p99_ms"] / (single["median"] or float("nan")), 2),
-        "healthz_ms": {"probes": len(latencies), **percentiles(latencies)},
+        "service": runs,
     }
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"service_{args.db}.json").write_text(json.dumps(result, indent=2) + "\n")
+    (RESULTS / f"service_{args.db}_{args.request}.json").write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
+    what = "fixed 3-claim request" if fixed else f"{len(requests)} RAGTruth rows"
+    lines = [
+        "| database | requests | judge | connections | single audit median / p99 | batch rows/s | service audits/s "
+        "| service / batch | p50 | p99 | p99 / single median | p99 / single p99 | non-2xx | /healthz median / p99 / max |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for run in runs:
+        health = run["healthz_ms"]
+        lines.append(
+            f"| {args.db} | {what} | `{args.judge}` | {run['connections']} | {single['median']:.0f} / {single['p99']:.0f} ms "
+            f"| {batch['rows_per_s']} | {run['audits_per_s']:.2f} | {run['service_over_batch']:.2f} "
+            f"| {run['p50_ms']:.0f} ms | {run['p99_ms']:.0f} ms | {run['p99_over_single_median']:.1f} "
+            f"| {run['p99_over_single_p99']:.1f} | {run['non_2xx']} "
+            f"| {health['median']:.0f} / {health['p99']:.0f} / {health['max']:.0f} ms |"
+            + (" rows repeated |" if run["rows_repeated"] else "")
+        )
+    lines.append(f"\nLoad average before/after: {result['load_average_before']} / {result['load_average_after']}.")
+    replace_block(f"service-{args.db}-{args.request}", "\n".join(lines))
 
 
 if __name__ == "__main__":
