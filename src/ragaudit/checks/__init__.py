@@ -83,9 +83,16 @@ def _marker_groups(claims: Sequence[ClaimResult], segmentation: Segmentation) ->
     return groups
 
 
+_CONTEXT_CHARS = 600
+"""How far back in its sentence a claim's subject is looked for (a sentence may be 100,000 characters)."""
+
+
 def _sentence_start(answer: str, position: int) -> int:
-    cut = max(answer.rfind(". ", 0, position), answer.rfind("? ", 0, position), answer.rfind("! ", 0, position))
-    return cut + 2 if cut >= 0 else 0
+    floor = max(0, position - _CONTEXT_CHARS)
+    cut = max(
+        answer.rfind(". ", floor, position), answer.rfind("? ", floor, position), answer.rfind("! ", floor, position)
+    )
+    return cut + 2 if cut >= 0 else floor
 
 
 def _apply_synthesis(
