@@ -15,141 +15,17 @@ a tenth of the limits takes, scaled by size: a ratio over 1 grows faster than th
 from __future__ import annotations
 
 import argparse
-import json
-import random
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _results import replace_block
 from ragaudit import Auditor
 from ragaudit._cache import IndexCache
-from ragaudit.requests import MAX_ANSWER_CHARS, MAX_SOURCE_CHARS, MAX_SOURCES
 
-NAMES = ["Lakeside", "Norwood", "Halvard", "Brixton", "Okafor", "Meridian", "Castell", "Vantor", "Ellery", "Quinlan"]
-WORDS = [
-    "plant",
-    "opened",
-    "employs",
-    "people",
-    "town",
-    "river",
-    "bridge",
-    "company",
-    "revenue",
-    "grew",
-    "percent",
-    "council",
-    "approved",
-    "budget",
-    "school",
-    "students",
-    "teachers",
-    "hospital",
-    "beds",
-    "doctors",
-    "museum",
-    "visitors",
-    "annual",
-    "report",
-    "stated",
-    "increase",
-    "decline",
-]
-Request = dict[str, object]
-
-
-def prose(chars: int, seed: int) -> str:
-    """Distinct factual sentences (names, years, figures) up to ``chars`` characters."""
-    rng = random.Random(seed)
-    out: list[str] = []
-    n = 0
-    while n < chars:
-        w = rng.sample(WORDS, 6)
-        s = (
-            f"The {rng.choice(NAMES)} {w[0]} {w[1]} {rng.randint(1800, 2030)} and {w[2]} "
-            f"{rng.randint(1, 10**5):,} {w[3]} in {w[4]} {w[5]}. "
-        )
-        out.append(s)
-        n += len(s)
-    return "".join(out)[:chars]
-
-
-def fit(chunk: str, size: int, prefix: str = "") -> str:
-    """``prefix`` and ``chunk`` repeated, cut to ``size`` characters."""
-    return (prefix + chunk * (size // len(chunk) + 1))[:size]
-
-
-def sources(total: int, count: int, seed: int = 0) -> list[dict[str, str]]:
-    """``count`` prose sources of ``total`` characters together; their sentences share the answer's words."""
-    return [{"id": str(k + 1), "text": prose(total // count, seed + k)} for k in range(count)]
-
-
-def _json_wide() -> str:
-    record = {f"Field{i}": f"value {i} of the Lakeside plant" for i in range(MAX_SOURCE_CHARS // 40)}
-    text = json.dumps(record)
-    return text[: text.rfind(",", 0, MAX_SOURCE_CHARS - 1)] + "}"
-
-
-def _table() -> str:
-    rows = ["| name | opened | staff |", "|---|---|---|"]
-    rows += [f"| {NAMES[i % 10]} plant {i} | {1900 + i % 120} | {i * 7} |" for i in range(MAX_SOURCE_CHARS // 32)]
-    return "\n".join(rows)[:MAX_SOURCE_CHARS]
-
-
-ANSWER = MAX_ANSWER_CHARS
-CASES: dict[str, Callable[[], Request]] = {
-    "baseline: benign, a tenth of the limits": lambda: {
-        "answer": prose(ANSWER // 10, 99),
-        "sources": sources(MAX_SOURCE_CHARS // 10, MAX_SOURCES // 10),
-    },
-    "benign at the limits (answer, 500 sources)": lambda: {
-        "answer": prose(ANSWER, 99),
-        "sources": sources(MAX_SOURCE_CHARS, MAX_SOURCES),
-    },
-    "answer at the limit, thousands of claims": lambda: {
-        "answer": prose(ANSWER, 99),
-        "sources": sources(20_000, 5),
-    },
-    "500 sources at the total limit": lambda: {
-        "answer": prose(2_000, 99),
-        "sources": sources(MAX_SOURCE_CHARS, MAX_SOURCES),
-    },
-    "one source of 2,000,000 characters": lambda: {
-        "answer": prose(2_000, 99),
-        "sources": sources(MAX_SOURCE_CHARS, 1),
-    },
-    "one sentence the size of the answer": lambda: {
-        "answer": prose(ANSWER, 99).replace(". ", ", and ")[:ANSWER],
-        "sources": sources(MAX_SOURCE_CHARS, MAX_SOURCES),
-    },
-    "citation markers in every sentence": lambda: {
-        "answer": fit("The Lakeside plant opened in 1990 [1][2][3]. ", ANSWER),
-        "sources": sources(MAX_SOURCE_CHARS, MAX_SOURCES),
-    },
-    "unclosed citation list": lambda: {
-        "answer": fit(", 1", ANSWER, prefix="The Lakeside plant opened [1"),
-        "sources": sources(MAX_SOURCE_CHARS, MAX_SOURCES),
-    },
-    "wide JSON source": lambda: {
-        "answer": "The Lakeside plant has value 17. " * 50,
-        "sources": [{"id": "1", "text": _json_wide()}],
-    },
-    "deeply nested JSON source": lambda: {
-        "answer": "The Lakeside plant opened in 1990. " * 50,
-        "sources": [{"id": "1", "text": "[" * (MAX_SOURCE_CHARS // 2) + "]" * (MAX_SOURCE_CHARS // 2)}],
-    },
-    "table source": lambda: {
-        "answer": "The Lakeside plant 7 opened in 1907 and has 49 staff. " * 50,
-        "sources": [{"id": "1", "text": _table()}],
-    },
-    "one word repeated": lambda: {
-        "answer": fit("plant ", ANSWER),
-        "sources": [{"id": str(k), "text": fit("plant ", MAX_SOURCE_CHARS // 10)} for k in range(10)],
-    },
-}
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "tests")]
+from _results import replace_block  # noqa: E402
+from hostile_inputs import CASES, Request  # noqa: E402
 
 
 def size(request: Request) -> int:

@@ -24,8 +24,8 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "benchmarks")]
-from bench_hostile import prose as varied_text  # noqa: E402
+sys.path.insert(0, str(ROOT / "tests"))
+from hostile_inputs import prose as varied_text  # noqa: E402
 from ragaudit.requests import MAX_ANSWER_CHARS, MAX_SOURCE_CHARS  # noqa: E402
 from service_helpers import Server  # noqa: E402
 

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import time
 
 import pytest
 
+from hostile_inputs import BASELINE, CASES, prose
 from ragaudit import Auditor
 from ragaudit._budget import focus_ranges
 from ragaudit._cache import IndexCache
 from ragaudit.config import Limits
-from ragaudit.requests import MAX_ANSWER_CHARS, MAX_SOURCE_CHARS, MAX_SOURCES
 
 FILLER = "The council approved the annual budget for the river bridge. "
 
@@ -64,39 +65,29 @@ def test_focus_prefers_rare_shared_words_and_keeps_offsets() -> None:
     assert len(masked) == len(text) and masked[start:end] == text[start:end] and not masked[:start].strip()
 
 
-def _prose(chars: int, seed: int) -> str:
-    words = ["plant", "river", "council", "budget", "school", "museum", "hospital", "bridge", "report", "revenue"]
-    out: list[str] = []
-    n, k = 0, seed
-    while n < chars:
-        k = (k * 1103515245 + 12345) % 2**31
-        s = f"The {words[k % 10]} {words[(k >> 4) % 10]} opened in {1800 + k % 230} with {k % 9000} {words[(k >> 8) % 10]}s. "
-        out.append(s)
-        n += len(s)
-    return "".join(out)[:chars]
-
-
 def _cpu(request: dict[str, object]) -> float:
+    """CPU seconds of one audit by a fresh auditor (other load on the machine does not count)."""
     auditor = Auditor(judge="offline:no-embeddings", index_cache=IndexCache())
     t0 = time.process_time()
     auditor.audit(request)
     return time.process_time() - t0
 
 
-@pytest.mark.slow
-def test_audits_at_the_size_limits_cost_no_more_than_a_tenth_of_them_times_three() -> None:
-    """Budgets bound the work: ten times the input must not cost ten times (it was 20-50x before)."""
+@functools.cache
+def _baseline() -> float:
     Auditor(judge="offline:no-embeddings").audit("Paris is big.", ["Paris is big."])  # warm
+    return _cpu(CASES[BASELINE]())
 
-    def request(scale: int) -> dict[str, object]:
-        count = MAX_SOURCES * scale // 10
-        return {
-            "answer": _prose(MAX_ANSWER_CHARS * scale // 10, 7),
-            "sources": [{"id": str(k), "text": _prose(MAX_SOURCE_CHARS // MAX_SOURCES, k)} for k in range(count)],
-        }
 
-    tenth, full = _cpu(request(1)), _cpu(request(10))
-    assert full <= 3 * tenth, f"at the limits {full:.2f}s CPU vs {tenth:.2f}s for a tenth of them"
+AT_THE_LIMITS = [name for name in CASES if name != BASELINE]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", AT_THE_LIMITS)
+def test_hostile_audits_at_the_size_limits_cost_at_most_three_times_a_tenth_of_them(name: str) -> None:
+    """Budgets bound the work: ten times the input must not cost ten times (it cost 10-50x before)."""
+    took, base = _cpu(CASES[name]()), _baseline()
+    assert took <= 3 * base, f"{name}: {took:.2f}s CPU vs {base:.2f}s for a benign tenth of the limits"
 
 
 def test_a_large_request_leaves_no_whole_source_in_the_text_caches() -> None:
@@ -105,7 +96,7 @@ def test_a_large_request_leaves_no_whole_source_in_the_text_caches() -> None:
 
     auditor = Auditor(index_cache=IndexCache())
     for i in range(2):
-        text = _prose(150_000, i)
+        text = prose(150_000, i)
         auditor.audit("The plant opened in 1900.", [text])
         assert verify.index_words.cache_info().currsize == 0
         assert slots.extract.cache_info().currsize == 0
