@@ -47,7 +47,13 @@ def _claims(row: dict[str, Any], gold: list[tuple[int, int]]) -> Iterator[dict[s
     results = Verifier().verify(alignments, index, answer_novelty(alignments, index), row.get("question"))
     for a, r in zip(alignments, results, strict=True):
         bad = any(min(a.claim.end, e) - max(a.claim.start, s) > 3 for s, e in gold)
-        yield {"x": [r.features.get(f, 0.0) for f in FEATURES], "y": int(bad), "detector": r.signal != "model"}
+        yield {
+            "x": [r.features.get(f, 0.0) for f in FEATURES],
+            "y": int(bad),
+            "detector": r.signal != "model",
+            "signal": r.signal,
+            "status": r.status,
+        }
 
 
 def _response(item: tuple[str, str]) -> dict[str, Any] | None:

@@ -355,6 +355,8 @@ class Alignment:
     """Claim keys found in no chosen unit."""
     terms: list[Term]
     cues: Cues
+    ranked: tuple[int, ...] = ()
+    """Positions in the index of the units sharing most of the claim's weight, best first (at most 20)."""
 
     def evidence(self, index: SourceIndex, relation: str = "supports") -> list[Evidence]:
         """The chosen units as verbatim evidence spans."""
@@ -443,4 +445,4 @@ def align(
     union = _coverage(covered, keys, weights)
     global_cov = _coverage(index.vocabulary, keys, weights)
     missing = [k for k in keys if k not in covered]
-    return Alignment(claim, keys, weights, chosen, pair_best, union, global_cov, missing, terms, cues)
+    return Alignment(claim, keys, weights, chosen, pair_best, union, global_cov, missing, terms, cues, tuple(ranked))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 import tomllib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
@@ -26,6 +27,13 @@ _ORDINALS: dict[str, int] = _LEXICON["ordinals"]
 _SCALES: dict[str, float] = _LEXICON["scales"]
 _MONEY_SCALES: dict[str, float] = _LEXICON["money_scales"]
 _MONTHS: dict[str, int] = _LEXICON["months"]
+_FREQUENCIES: dict[str, str] = _LEXICON["frequencies"]
+_DETERMINERS = frozenset({"the", "a", "an", "each", "every", "this", "that", "its", "their", "your", "his", "her", "our", "my"})
+_CONDITIONS = frozenset({"without", "unless", "except", "until"})
+_HYPOTHETICAL = frozenset({"if", "provided", "unless", "so", "whether", "when", "once", "lest", "even"})
+_PRONOUN_ONE_BEFORE = frozenset(
+    {"the", "this", "that", "which", "each", "any", "no", "another", "every", "a", "new", "other"}
+)
 _UNITS: dict[str, tuple[str, float]] = {
     name: (str(u["dimension"]), float(u["factor"])) for u in _LEXICON["units"] for name in u["names"]
 }
@@ -44,7 +52,8 @@ _UNKNOWN_PHRASES: tuple[str, ...] = tuple(_LEXICON["cues"]["unknown_phrases"])
 # One token: a clock time, a number (with thousands separators and decimals, an optional
 # currency sign before and % after), or a word. Alternatives never overlap at one position.
 _TOKEN_RE = re.compile(
-    r"(?P<clock>\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?(?!\d)|\d{1,2}\.\d{2}\s?[ap]\.?m\.?)"
+    r"(?P<duration>\d{1,2}:\d{2}:\d{2}(?![\d:])|(?:2[5-9]|[3-9]\d):\d{2}(?![\d:]))"
+    r"|(?P<clock>\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?(?!\d)|\d{1,2}\.\d{2}\s?[ap]\.?m\.?)"
     r"|(?P<ampm>\d{1,2}\s?[ap]\.?m\.?(?![a-z]))"
     r"|(?P<num>[£$€]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[£$€]?\d+(?:\.\d+)?)"
     r"|(?P<word>[^\W\d_]+(?:[-'’][^\W\d_]+)*)"
@@ -65,6 +74,13 @@ class Quantity:
     start: int
     end: int
     text: str
+    noun: str = ""
+    """Stem of the word right after a plain count ("five *cases*"), else empty."""
+
+    @property
+    def frequency_word(self) -> bool:
+        """Read from one adverb ("hourly"): support for a claim's rate, never itself a detail to check."""
+        return self.text.lower() in _FREQUENCIES
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +109,10 @@ class Slots:
     negated: bool = False
     negated_stems: set[str] = field(default_factory=set)
     negated_head: str = ""
+    negated_heads: set[str] = field(default_factory=set)
+    nominal: set[str] = field(default_factory=set)
+    """Stems used as nouns ("5 *marks*", "of the *mark*"): things, not predicates a negation could deny."""
+    """Stems each negation applies to (its first content word), unless a "without"/"unless" turns it into a condition."""
     """The first content word a negation denies ("not *damaged*")."""
     quantifiers: set[str] = field(default_factory=set)
     quantified: set[tuple[str, str]] = field(default_factory=set)
@@ -144,12 +164,37 @@ def extract(text: str) -> Slots:
     _read_polarity(tokens, slots)
     _read_names(text, tokens, slots)
     _read_numbers(tokens, slots)
-    slots.quantities = [replace(q, text=text[q.start : q.end]) for q in slots.quantities]
+    slots.quantities = _join_durations(text, [replace(q, text=text[q.start : q.end]) for q in slots.quantities])
     return slots
+
+
+_JOINER_RE = re.compile(r"[\s,]{0,3}(?:and\s{1,3})?")
+
+
+def _join_durations(text: str, quantities: list[Quantity]) -> list[Quantity]:
+    """One length of time from its parts: "two hours, seven minutes and 45 seconds" is 2:07:45."""
+    out: list[Quantity] = []
+    for q in quantities:
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and last.dimension == q.dimension == "time"
+            and last.raw
+            and q.raw
+            and last.value / last.raw > q.value / q.raw
+            and _JOINER_RE.fullmatch(text, last.end, q.start)
+        ):
+            out[-1] = Quantity(
+                last.value + q.value, last.raw, "time", last.approx, last.start, q.end, text[last.start : q.end]
+            )
+        else:
+            out.append(q)
+    return out
 
 
 def _read_polarity(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None:
     negations = 0
+    conditioned: set[int] = set()
     for i, (kind, raw, _, _) in enumerate(tokens):
         if kind != "word":
             continue
@@ -162,11 +207,15 @@ def _read_polarity(tokens: list[tuple[str, str, int, int]], slots: Slots) -> Non
                 slots.quantified.add((_QUANTIFIER_CLASS[lower], noun))
         nxt = tokens[i + 1][1].lower() if i + 1 < len(tokens) else ""
         prev = tokens[i - 1][1].lower() if i else ""
+        if prev in _DETERMINERS:
+            slots.nominal.add(stem(lower))
         if lower == "no" and (
             nxt in ("later", "earlier", "sooner", "more", "less", "fewer", "longer", "than")
             or prev in ("say", "says", "said")
         ):
             continue  # "no later than" is a bound and "say no" a refusal, not a denial
+        if raw == "None" and i:
+            continue  # a programming language's null ("base_url=None"), not a denial
         if lower in _NEGATIONS or lower.endswith("n't"):
             negations += 1
             if not slots.negated_head:
@@ -176,6 +225,17 @@ def _read_polarity(tokens: list[tuple[str, str, int, int]], slots: Slots) -> Non
             following = [t[1].lower() for t in tokens[i + 1 : i + 8] if t[0] == "word"]
             content = [stem(w) for w in following if w not in STOPWORDS and w not in LIGHT_WORDS]
             slots.negated_stems.update(content[:3])
+            # "may not share … without consent" permits sharing on a condition: neither "share" nor
+            # "consent" is denied.
+            condition = next(
+                (k for k in range(i + 1, min(len(tokens), i + 12)) if tokens[k][1].lower() in _CONDITIONS), None
+            )
+            before = {t[1].lower() for t in tokens[max(0, i - 4) : i]}
+            if condition is not None:
+                conditioned.add(condition)
+            elif content and i not in conditioned and lower != "without" and not before & _HYPOTHETICAL:
+                # "if it won't start", "so they don't swallow": a condition or a purpose, not a denial.
+                slots.negated_heads.add(content[0])
     slots.negated = negations % 2 == 1
 
 
@@ -227,6 +287,10 @@ def _unit_at(tokens: list[tuple[str, str, int, int]], j: int) -> tuple[str | Non
         per = tokens[j + 1][1].lower()
         if per in _UNITS and _UNITS[per][0] == "time":
             return f"/{per}", 2
+    if j + 2 < len(tokens):
+        three = f"{first} {tokens[j + 1][1].lower()} {tokens[j + 2][1].lower()}"
+        if three in _UNITS:
+            return three, 3  # "miles per hour"
     if j + 1 < len(tokens):
         two = f"{first} {tokens[j + 1][1].lower()}"
         if two in _UNITS:
@@ -256,6 +320,25 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
                 slots.times.add(hour * 60 + minute)
             i += 1
             continue
+        if kind == "duration":
+            # "2:07:45" (h:mm:ss) or "37:56" (mm:ss): a length of time, never a clock time.
+            parts = [int(x) for x in raw.split(":")]
+            seconds = float(sum(x * 60**k for k, x in enumerate(reversed(parts))))
+            slots.quantities.append(Quantity(seconds, seconds, "time", False, start, end, ""))
+            i += 1
+            continue
+        if lower in ("half", "quarter") and i + 2 < n and tokens[i + 1][1].lower() in ("past", "to"):
+            # "half past one": 1:30, morning or afternoon (both kept; a span picks the one that fits).
+            hour_token = tokens[i + 2]
+            hour = _word_number(hour_token[1]) if hour_token[0] == "word" else None
+            if hour_token[0] == "num" and hour_token[1].isdecimal():
+                hour = float(hour_token[1])
+            if hour is not None and 1 <= hour <= 12 and hour.is_integer():
+                minutes = 30 if lower == "half" else (15 if tokens[i + 1][1].lower() == "past" else -15)
+                for h in (int(hour) % 12, int(hour) % 12 + 12):
+                    slots.times.add((h * 60 + minutes) % 1440)
+                i += 3
+                continue
         value: float | None = None
         currency = None
         if kind == "num":
@@ -270,6 +353,8 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
                 head, _, tail = lower.partition("-")
                 if head in _WORD_NUMBERS and (tail in _UNITS or tail.rstrip("s") in _UNITS):
                     value, hyphen_unit = float(_WORD_NUMBERS[head]), tail if tail in _UNITS else tail.rstrip("s")
+            if lower == "one" and i and tokens[i - 1][1].lower() in _PRONOUN_ONE_BEFORE:
+                value = None  # "the one to check", "which one": a pronoun, not a count
             if lower == "half":
                 nxt_word = tokens[i + 1][1].lower() if i + 1 < n else ""
                 prv_word = tokens[i - 1][1].lower() if i else ""
@@ -280,6 +365,13 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
                 article_unit, _ = _unit_at(tokens, i + 1)
                 if article_unit and _UNITS[article_unit][0] == "time":
                     value = 1.0
+        if value is None and kind == "word" and lower in _FREQUENCIES:
+            # "hourly" is once an hour.
+            slots.quantities.append(
+                Quantity(1 / _UNITS[_FREQUENCIES[lower]][1], 1.0, "rate/time", False, start, end, "")
+            )
+            i += 1
+            continue
         if value is None:
             if kind == "word" and lower in _MONTHS and not (lower == "may" and not _near_number(tokens, i)):
                 _read_date(tokens, i, slots)
@@ -296,6 +388,14 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
                 j += 1
         if kind == "num" and 1500 <= value <= 2100 and float(value).is_integer() and currency is None:
             slots.years.add(int(value))
+        if (
+            j + 3 < n
+            and lower not in ("half", "quarter")
+            and [t[1].lower() for t in tokens[j : j + 3]] == ["and", "a", "half"]
+            and _unit_at(tokens, j + 3)[0]
+        ):
+            value += 0.5  # "four and a half hours"
+            j += 3
         unit, width = _unit_at(tokens, j)
         if kind == "word" and hyphen_unit:
             unit, width = hyphen_unit, 0
@@ -340,7 +440,11 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
                 continue
         approx = any(t[1].lower() in _APPROX for t in tokens[max(0, i - 3) : i])
         last = tokens[min(n - 1, j + width - 1)] if width else tokens[j - 1]
-        slots.quantities.append(Quantity(base, value, dimension, approx, start, last[3], raw))
+        after = j + width if width else j
+        noun = stem(tokens[after][1].lower()) if dimension is None and after < n and tokens[after][0] == "word" else ""
+        if noun:
+            slots.nominal.add(noun)
+        slots.quantities.append(Quantity(base, value, dimension, approx, start, last[3], raw, noun))
         if kind == "num" and value.is_integer() and 1 <= value <= 31 and j < n and tokens[j][1].lower() in _MONTHS:
             _read_date(tokens, j, slots)
             i = j + 1
@@ -440,31 +544,63 @@ def _close(a: float, b: float, approx: bool) -> bool:
     return zeros >= 2 and not year_like and round(b, -zeros) == a
 
 
-def derived(values: list[float], limit: int = 12) -> frozenset[float]:
-    """Figures that follow from two stated ones by one step of arithmetic (of the first ``limit``)."""
-    return _derived(tuple(values[:limit]))
+def _derives(a: float, d: float, approx: bool) -> bool:
+    """Whether stated ``a`` is derived figure ``d``; a small count must come out exactly (22 / 5 is not "four")."""
+    if a.is_integer() and abs(a) <= 10 and not approx:
+        return abs(a - d) <= 1e-9
+    return _close(a, d, approx)
+
+
+def derived(
+    values: list[float], limit: int = 12, percents: Sequence[float] = (), operands: Sequence[float] = ()
+) -> frozenset[float]:
+    """Figures that follow from two stated ones by one step of arithmetic (of the first ``limit``);
+    with ``percents``, also a figure's share, reduction or increase by each ("60% off £960" is £384);
+    ``operands`` (the question's figures, the claim's other ones) enter two-figure steps only."""
+    return _derived(tuple(values[:limit]), tuple(percents[:limit]), tuple(operands[:limit]))
 
 
 @lru_cache(maxsize=4096)
-def _derived(vals: tuple[float, ...]) -> frozenset[float]:
+def _derived(
+    vals: tuple[float, ...], percents: tuple[float, ...] = (), operands: tuple[float, ...] = ()
+) -> frozenset[float]:
     out: set[float] = set()
-    for a, b in combinations(vals, 2):
-        out.update({a + b, abs(a - b), a * b})
+    every = tuple(dict.fromkeys(vals + operands))  # a figure stated twice is not two operands
+    for a in every:
+        for pct in percents:
+            if a != pct:
+                out.update({a * pct / 100, a * (100 - pct) / 100, a * (100 + pct) / 100})
+    for a, b in combinations(every, 2):
+        step = {a + b, abs(a - b), a * b}
         if b:
-            out.add(a / b)
+            step.add(a / b)
         if a:
-            out.add(b / a)
+            step.add(b / a)
+        # A step that gives back an operand (× 1, + 0) derives nothing: "51.2 mph" is not "51.2 km/h × 1".
+        out.update(step - {a, b})
     for a in vals:
-        out.update({a * 100, a / 100, (a - 1) * 100, a * 2, a / 2})
+        out.update({a * 100, a / 100, (a - 1) * 100})
+        # "Twice" and "half" of a small count give every small count: no evidence for "four".
+        out.update(x for x in (a * 2, a / 2) if x > 10 or not x.is_integer())
         if 0 < a < 3:
             out.add(round((a - 1) * 100, 6))
     return frozenset(out)
 
 
 def quantity_supported(
-    q: Quantity, pool: list[Quantity], *, allow_derived: bool = True, times: set[int] | frozenset[int] = frozenset()
+    q: Quantity,
+    pool: list[Quantity],
+    *,
+    allow_derived: bool = True,
+    times: set[int] | frozenset[int] = frozenset(),
+    operands: Sequence[Quantity] = (),
 ) -> bool:
-    """Whether a stated quantity matches (or follows from) one in ``pool`` (or a clock hour in ``times``)."""
+    """Whether a stated quantity matches (or follows from) one in ``pool`` (or a clock hour in ``times``).
+
+    ``operands`` are figures a derivation may also start from but that never match by themselves
+    (the question's, the claim's own others: "0.6 × 55 = 33").
+    """
+    operands = [o for o in operands if o is not q and (o.start, o.end, o.text) != (q.start, q.end, q.text)]
     if (
         q.dimension is None
         and q.raw.is_integer()
@@ -479,24 +615,92 @@ def quantity_supported(
             return True
         if (q.dimension is None or p.dimension is None) and _close(q.raw, p.raw, q.approx):
             return True
-    if allow_derived:
-        raws = [p.raw for p in pool]
-        return any(_close(q.raw, d, q.approx) for d in derived(raws))
-    return False
+    if not allow_derived:
+        return False
+    if q.dimension == "time" and times:
+        # "four and a half hours" for 9 am until 1:30 pm: the span between two stated clock times.
+        spans = {abs(a - b) * 60 for a, b in combinations(sorted(times)[:12], 2)}
+        if any(abs(q.value - d) <= 0.025 * d for d in spans):
+            return True
+    percents = [p.raw for p in [*pool, *operands] if p.dimension == "percent"]
+    if q.dimension is None:
+        found = derived([p.raw for p in pool], percents=percents, operands=[o.raw for o in operands])
+        return any(_derives(q.raw, d, q.approx) for d in found)
+    # Same-unit figures combine in base units ("1,770 m − 620 m" is 1,150 m, not 1,150 feet); other
+    # figures enter as plain counts ("30 days of 47.8p" is £14.34).
+    values = [p.value if p.dimension == q.dimension else p.raw for p in pool]
+    extra = [o.value if o.dimension == q.dimension else o.raw for o in operands]
+    if any(_derives(q.value, d, q.approx) for d in derived(values, percents=percents, operands=extra)):
+        return True
+    # "172 years" between 1612 and 1784: a count from plain figures.
+    return any(_derives(q.raw, d, q.approx) for d in derived([p.raw for p in pool if p.dimension is None]))
 
 
-def compare(claim: Slots, window: Slots, sources_pool: list[Quantity]) -> list[Mismatch]:
+_CLAUSE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+|\s(?=\d{1,2}\.\d{1,2}\s)")
+
+
+def polarity_clash(claim: Slots, window_text: str, *, min_shared: int = 3) -> tuple[str, bool] | None:
+    """A predicate the claim asserts and a clause of the window denies, or the reverse.
+
+    Read clause by clause, each negation on the word it governs, so a denial elsewhere in a long
+    passage, or two denials of different things, neither hide nor invent a clash. Returns the
+    predicate's stem and whether the *source* is the side that denies it.
+    """
+    for clause in _CLAUSE_RE.split(window_text[:_MAX_CHARS])[:64]:
+        theirs = extract(clause)
+        if len(claim.stems & theirs.stems) < min_shared:
+            continue
+        # One side denies, the other holds no denial at all: "no outstanding recommendation" and
+        # "doesn't recommend" are two ways of saying one thing, not a clash.
+        if not claim.negated_heads and not claim.negated:
+            for head in sorted(theirs.negated_heads - claim.nominal):
+                if head in claim.stems:
+                    return head, True
+        if not theirs.negated_heads and not theirs.negated:
+            for head in sorted(claim.negated_heads - theirs.nominal):
+                if head in theirs.stems:
+                    return head, False
+    return None
+
+
+def unsupported_figures(
+    quantities: Sequence[Quantity],
+    supported: Callable[[Quantity, list[Quantity]], bool],
+    given: Sequence[Quantity] = (),
+) -> list[Quantity]:
+    """The figures ``supported`` rejects, in order of statement.
+
+    Each accepted figure may be an operand for those after it ("0.4 × 70 + 0.6 × 55 = 28 + 33 = 61"),
+    but never for those before: figures the claim makes up cannot vouch for each other.
+    """
+    known = list(given)
+    rejected: list[Quantity] = []
+    for q in quantities[:MAX_SLOTS]:
+        if q.frequency_word or supported(q, known):
+            known.append(q)
+        else:
+            rejected.append(q)
+    return rejected
+
+
+def compare(
+    claim: Slots, window: Slots, sources_pool: list[Quantity], given: Sequence[Quantity] = ()
+) -> list[Mismatch]:
     """Slots on which ``claim`` disagrees with ``window`` (a window about the same thing).
 
     ``sources_pool`` holds every quantity of the request's sources: a figure found anywhere is
     not called a mismatch here (synthesis checks look at where it came from).
     """
     found: list[Mismatch] = []
-    for q in claim.quantities[:MAX_SLOTS]:
-        if quantity_supported(q, window.quantities, times=window.times) or quantity_supported(
-            q, sources_pool, allow_derived=False
-        ):
-            continue
+    times = window.times | claim.times
+    for q in unsupported_figures(
+        claim.quantities,
+        lambda q, known: (
+            quantity_supported(q, window.quantities, times=times, operands=known)
+            or quantity_supported(q, sources_pool, allow_derived=False)
+        ),
+        given,
+    ):
         year = _year_like(q)
         same_dim = [p for p in window.quantities if p.dimension == q.dimension and _year_like(p) == year]
         # The same number in another unit: "51.2 mph" where the source has "51.2 km/h".
@@ -505,6 +709,9 @@ def compare(claim: Slots, window: Slots, sources_pool: list[Quantity]) -> list[M
         if q.dimension and other:
             found.append(Mismatch("unit", f"'{_fmt(q)}' in another unit than the source's '{_fmt(other[0])}'"))
             continue
+        if q.dimension is None and q.raw.is_integer() and abs(q.raw) <= 10:
+            # A small count contradicts only a count of the same thing ("two kinds" is not "2025/26").
+            same_dim = [p for p in same_dim if q.noun and p.noun == q.noun]
         if same_dim:
             kind = "date" if year else "number"
             found.append(Mismatch(kind, f"{_fmt(q)} where the source has {_fmt(same_dim[0])}"))

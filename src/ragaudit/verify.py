@@ -32,7 +32,16 @@ from ragaudit._text import LIGHT_WORDS
 from ragaudit._verifier_model import VerifierModel, load_model
 from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.embed import embed
-from ragaudit.slots import MAX_SLOTS, Mismatch, Slots, compare, extract, quantifiers_clash, quantity_supported
+from ragaudit.slots import (
+    Mismatch,
+    Slots,
+    compare,
+    extract,
+    polarity_clash,
+    quantifiers_clash,
+    quantity_supported,
+    unsupported_figures,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +84,10 @@ class PairResult:
 
 EMBED_BUDGET = 384
 """Texts embedded per request at most (claims first, then source units): bounded work per audit."""
-_ALL_UNITS = 160
+_ALL_UNITS = 24
 """Indexes up to this many units are embedded whole; larger ones only where the words point."""
+_PER_CLAIM = 6
+"""Units embedded per claim in a larger index: its best lexical candidates (embedding is most of the cost)."""
 
 
 def unit_vectors(index: SourceIndex, wanted: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -217,13 +228,16 @@ class Verifier:
             unit_vectors(index)
         else:
             positions = {id(u): i for i, u in enumerate(index.units)}
-            wanted = list(dict.fromkeys(positions[id(u)] for a in alignments for u in a.best if id(u) in positions))
+            chosen = (positions[id(u)] for a in alignments for u in a.best if id(u) in positions)
+            ranked = (i for a in alignments for i in a.ranked[:_PER_CLAIM])
+            wanted = list(dict.fromkeys(itertools.chain(chosen, ranked)))
             unit_vectors(index, wanted[:budget])
         all_text = "\n".join(s.text for s in index.sources)
         pool = [q for s in index.sources for q in extract(s.text).quantities]
-        if question:
-            pool += extract(question).quantities
-        return [self._one(a, index, claim_vectors[i], pool, all_text, novelty) for i, a in enumerate(alignments)]
+        given = extract(question) if question else None
+        if given:
+            pool += given.quantities
+        return [self._one(a, index, claim_vectors[i], pool, all_text, novelty, given) for i, a in enumerate(alignments)]
 
     def _one(
         self,
@@ -233,6 +247,7 @@ class Verifier:
         pool: list[Any],
         all_text: str,
         novelty: float,
+        given: Slots | None = None,
     ) -> PairResult:
         model = self.model
         claim = extract(alignment.claim.text)
@@ -249,7 +264,7 @@ class Verifier:
         about = [
             w for w in windows[:4] if w.similarity >= model.about_similarity or w.word_coverage >= model.about_coverage
         ]
-        feats = self._features(alignment, index, claim, windows, about, pool, all_text, novelty)
+        feats = self._features(alignment, index, claim, windows, about, pool, all_text, novelty, given)
         # Without the learned model, the claim's uncovered weighted share stands in for its probability.
         p = model.probability(feats) if self.learned else 1.0 - feats["lex_best"]
         for window in about[:2] if self.detectors else ():
@@ -258,19 +273,34 @@ class Verifier:
                 and window.similarity < model.contradiction_similarity
             ):
                 continue  # related, but not about the same event: a differing figure is no contradiction
-            found = self._mismatches(claim, alignment, window, pool, all_text)
+            found = self._mismatches(claim, alignment, window, pool, all_text, given)
             if found:
                 return PairResult(
                     "contradicted", max(p, 0.8), found[0].kind, found[0].detail, [window, *windows], found, feats
                 )
+        for window in about[:4] if self.detectors else ():
+            # A clause about the same thing that denies what the claim asserts (or the reverse),
+            # wherever it ranks among the windows about the claim.
+            clash = polarity_clash(claim, window.text)
+            if clash:
+                side = "negates" if clash[1] else "states"
+                found = [Mismatch("negation", f"the source {side} '{clash[0]}'")]
+                return PairResult(
+                    "contradicted", max(p, 0.8), "negation", found[0].detail, [window, *windows], found, feats
+                )
         near = [q for w in about[:3] for q in extract(w.text).quantities]
-        near_times = {t for w in about[:3] for t in extract(w.text).times}
-        novel_q = [
-            q
-            for q in claim.quantities[:MAX_SLOTS]
-            if not quantity_supported(q, near, times=near_times)
-            and not quantity_supported(q, pool, allow_derived=False)
-        ]
+        near_times = {t for w in about[:3] for t in extract(w.text).times} | claim.times
+        given_q = given.quantities if given else []
+        if given:
+            near_times |= given.times
+        novel_q = unsupported_figures(
+            claim.quantities,
+            lambda q, known: (
+                quantity_supported(q, near, times=near_times, operands=known)
+                or quantity_supported(q, pool, allow_derived=False)
+            ),
+            given_q,
+        )
         novel_names = [n for n, written in claim.names.items() if _novel_name(n, written, all_text, index)]
         # A figure or name no source states: an added detail beside supported text; a party no source
         # names is reported even with no window about the claim (figures may be derived across sources).
@@ -303,6 +333,7 @@ class Verifier:
         pool: list[Any],
         all_text: str,
         novelty: float,
+        given: Slots | None = None,
     ) -> dict[str, float]:
         best = windows[0]
         content = [k for k in alignment.keys if k not in LIGHT_WORDS]
@@ -324,7 +355,15 @@ class Verifier:
             "lex_union": alignment.union_coverage,
             "lex_global": alignment.global_coverage,
             "novel_stems": novel_share,
-            "novel_numbers": float(sum(1 for q in claim.quantities[:MAX_SLOTS] if not quantity_supported(q, pool))),
+            "novel_numbers": float(
+                len(
+                    unsupported_figures(
+                        claim.quantities,
+                        lambda q, known: quantity_supported(q, pool, operands=known),
+                        given.quantities if given else (),
+                    )
+                )
+            ),
             "novel_names": float(sum(1 for n, w in claim.names.items() if _novel_name(n, w, all_text, index))),
             "log_length": math.log1p(len(alignment.keys)),
             "structured": structured,
@@ -342,10 +381,10 @@ class Verifier:
         }
 
     def _mismatches(
-        self, claim: Slots, alignment: Alignment, window: Window, pool: list[Any], all_text: str
+        self, claim: Slots, alignment: Alignment, window: Window, pool: list[Any], all_text: str, given: Slots | None
     ) -> list[Mismatch]:
         theirs = extract(window.text)
-        found = compare(claim, theirs, pool)
+        found = compare(claim, theirs, pool, given.quantities if given else ())
         shared = claim.stems & theirs.stems
         if claim.negated != theirs.negated and window.similarity >= self.model.about_similarity:
             head = theirs.negated_head if theirs.negated else claim.negated_head
