@@ -47,6 +47,7 @@ _HEDGES = _CUES["hedges"]
 _CERTAIN = _CUES["certain"]
 _CAUSAL = _CUES["causal"]
 _CAUSAL_PHRASES: tuple[str, ...] = tuple(_LEXICON["cues"]["causal_phrases"])
+_CAUSAL_IDIOMS: tuple[str, ...] = tuple(_LEXICON["cues"]["causal_idioms"])
 _UNKNOWN_PHRASES: tuple[str, ...] = tuple(_LEXICON["cues"]["unknown_phrases"])
 
 # One token: a clock time, a number (with thousands separators and decimals, an optional
@@ -160,7 +161,10 @@ def extract(text: str) -> Slots:
     slots.unknown = any(p in lowered for p in _UNKNOWN_PHRASES)
     slots.hedged = any(w in _HEDGES for w in words) or "up to" in lowered
     slots.certain = any(w in _CERTAIN for w in words)
-    slots.causal = any(w in _CAUSAL for w in words) or any(p in lowered for p in _CAUSAL_PHRASES)
+    plain = lowered
+    for idiom in _CAUSAL_IDIOMS:
+        plain = plain.replace(idiom, " ")
+    slots.causal = any(w in _CAUSAL for w in words) or any(p in plain for p in _CAUSAL_PHRASES)
     _read_polarity(tokens, slots)
     _read_names(text, tokens, slots)
     _read_numbers(tokens, slots)

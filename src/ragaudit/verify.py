@@ -308,12 +308,12 @@ class Verifier:
             what = "', '".join([q.text for q in novel_q[:2]] + [claim.names[n] for n in novel_names[:2]])
             status = "partially_supported" if best.coverage >= 0.5 or best.similarity >= 0.6 else "unsupported"
             return PairResult(status, max(p, 0.7), "added detail", f"no source states '{what}'", windows, [], feats)
+        # A causal link must be stated by a window about the claim (or, when none is, by the nearest ones).
         if (
             self.detectors
             and claim.causal
             and not claim.hedged
-            and about
-            and not any(extract(w.text).causal for w in about[:3])
+            and not any(extract(w.text).causal for w in (about or windows)[:3])
         ):
             return PairResult(
                 "unsupported", max(p, 0.7), "causal", "no source states this causal link", windows, [], feats
