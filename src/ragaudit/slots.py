@@ -28,7 +28,9 @@ _SCALES: dict[str, float] = _LEXICON["scales"]
 _MONEY_SCALES: dict[str, float] = _LEXICON["money_scales"]
 _MONTHS: dict[str, int] = _LEXICON["months"]
 _FREQUENCIES: dict[str, str] = _LEXICON["frequencies"]
-_DETERMINERS = frozenset({"the", "a", "an", "each", "every", "this", "that", "its", "their", "your", "his", "her", "our", "my"})
+_DETERMINERS = frozenset(
+    {"the", "a", "an", "each", "every", "this", "that", "its", "their", "your", "his", "her", "our", "my"}
+)
 _CONDITIONS = frozenset({"without", "unless", "except", "until"})
 _HYPOTHETICAL = frozenset({"if", "provided", "unless", "so", "whether", "when", "once", "lest", "even"})
 _PRONOUN_ONE_BEFORE = frozenset(
@@ -647,24 +649,43 @@ def polarity_clash(claim: Slots, window_text: str, *, min_shared: int = 3) -> tu
     """A predicate the claim asserts and a clause of the window denies, or the reverse.
 
     Read clause by clause, each negation on the word it governs, so a denial elsewhere in a long
-    passage, or two denials of different things, neither hide nor invent a clash. Returns the
-    predicate's stem and whether the *source* is the side that denies it.
+    passage, or two denials of different things, neither hide nor invent a clash. The clause must
+    share ``min_shared`` words with the claim besides the predicate itself. Returns the predicate's
+    stem and whether the *source* is the side that denies it.
     """
     for clause in _CLAUSE_RE.split(window_text[:_MAX_CHARS])[:64]:
         theirs = extract(clause)
-        if len(claim.stems & theirs.stems) < min_shared:
+        shared = claim.stems & theirs.stems
+        if len(shared) < 3:
             continue
+
+        def enough(head: str, theirs: Slots = theirs, shared: set[str] = shared) -> bool:
+            # Most of the clause, or ``min_shared`` words of it, besides the predicate.
+            rest = len(shared - {head})
+            return rest >= 2 and rest >= min(min_shared, math.ceil(0.5 * len(theirs.stems - {head})))
+
         # One side denies, the other holds no denial at all: "no outstanding recommendation" and
         # "doesn't recommend" are two ways of saying one thing, not a clash.
         if not claim.negated_heads and not claim.negated:
             for head in sorted(theirs.negated_heads - claim.nominal):
-                if head in claim.stems:
+                if head in claim.stems and enough(head):
                     return head, True
         if not theirs.negated_heads and not theirs.negated:
             for head in sorted(claim.negated_heads - theirs.nominal):
-                if head in theirs.stems:
+                if head in theirs.stems and enough(head):
                     return head, False
     return None
+
+
+def modality_clash(claim: Slots, window_text: str, *, min_shared: int = 3) -> bool:
+    """Whether the claim states as certain ("will", "must") what a clause about it only hedges ("may")."""
+    if not claim.certain or claim.hedged or claim.unknown:
+        return False
+    for clause in _CLAUSE_RE.split(window_text[:_MAX_CHARS])[:64]:
+        theirs = extract(clause)
+        if theirs.hedged and not theirs.certain and len(claim.stems & theirs.stems) >= min_shared:
+            return True
+    return False
 
 
 def unsupported_figures(

@@ -37,6 +37,7 @@ from ragaudit.slots import (
     Slots,
     compare,
     extract,
+    modality_clash,
     polarity_clash,
     quantifiers_clash,
     quantity_supported,
@@ -285,9 +286,12 @@ class Verifier:
             if clash:
                 side = "negates" if clash[1] else "states"
                 found = [Mismatch("negation", f"the source {side} '{clash[0]}'")]
-                return PairResult(
-                    "contradicted", max(p, 0.8), "negation", found[0].detail, [window, *windows], found, feats
-                )
+            elif modality_clash(claim, window.text):
+                found = [Mismatch("modality", "a certain statement where the source only hedges")]
+            else:
+                continue
+            signal = found[0].kind
+            return PairResult("contradicted", max(p, 0.8), signal, found[0].detail, [window, *windows], found, feats)
         near = [q for w in about[:3] for q in extract(w.text).quantities]
         near_times = {t for w in about[:3] for t in extract(w.text).times} | claim.times
         given_q = given.quantities if given else []
@@ -308,12 +312,12 @@ class Verifier:
             what = "', '".join([q.text for q in novel_q[:2]] + [claim.names[n] for n in novel_names[:2]])
             status = "partially_supported" if best.coverage >= 0.5 or best.similarity >= 0.6 else "unsupported"
             return PairResult(status, max(p, 0.7), "added detail", f"no source states '{what}'", windows, [], feats)
-        # A causal link must be stated by a window about the claim (or, when none is, by the nearest ones).
+        # A causal link must be stated by a window about the claim or by one of the nearest.
         if (
             self.detectors
             and claim.causal
             and not claim.hedged
-            and not any(extract(w.text).causal for w in (about or windows)[:3])
+            and not any(extract(w.text).causal for w in [*about[:3], *windows[:2]])
         ):
             return PairResult(
                 "unsupported", max(p, 0.7), "causal", "no source states this causal link", windows, [], feats
@@ -386,18 +390,6 @@ class Verifier:
         theirs = extract(window.text)
         found = compare(claim, theirs, pool, given.quantities if given else ())
         shared = claim.stems & theirs.stems
-        if claim.negated != theirs.negated and window.similarity >= self.model.about_similarity:
-            head = theirs.negated_head if theirs.negated else claim.negated_head
-            denied = {head} & (claim.stems if theirs.negated else theirs.stems)
-            # The negation's scope must be what both say, not another clause of a long sentence.
-            scope = (theirs.negated_stems & claim.stems) if theirs.negated else (claim.negated_stems & theirs.stems)
-            if (
-                denied
-                and (len(scope) >= 2 or window.similarity >= self.model.contradiction_similarity)
-                and len(shared) >= 3
-            ):
-                side = "negates" if theirs.negated else "states"
-                found.append(Mismatch("negation", f"the source {side} '{', '.join(sorted(denied)[:3])}'"))
         if quantifiers_clash(claim.quantified, theirs.quantified) and (
             window.similarity >= self.model.about_similarity
         ):
