@@ -28,6 +28,9 @@ _SCALES: dict[str, float] = _LEXICON["scales"]
 _MONEY_SCALES: dict[str, float] = _LEXICON["money_scales"]
 _MONTHS: dict[str, int] = _LEXICON["months"]
 _FREQUENCIES: dict[str, str] = _LEXICON["frequencies"]
+US_STATES: dict[str, str] = _LEXICON["us_states"]
+"""Lower-cased US state names and their postal abbreviations (addresses abbreviate them)."""
+_REFERENCES = frozenset(_LEXICON["cues"]["references"])
 _DETERMINERS = frozenset(
     {"the", "a", "an", "each", "every", "this", "that", "its", "their", "your", "his", "her", "our", "my"}
 )
@@ -113,6 +116,9 @@ class Slots:
     negated_stems: set[str] = field(default_factory=set)
     negated_head: str = ""
     negated_heads: set[str] = field(default_factory=set)
+    hypothetical: set[str] = field(default_factory=set)
+    """Stems inside a condition, purpose or indirect question ("if …,", "so that …", "whether …"): not asserted."""
+    question: bool = False
     nominal: set[str] = field(default_factory=set)
     """Stems used as nouns ("5 *marks*", "of the *mark*"): things, not predicates a negation could deny."""
     """Stems each negation applies to (its first content word), unless a "without"/"unless" turns it into a condition."""
@@ -167,7 +173,8 @@ def extract(text: str) -> Slots:
     for idiom in _CAUSAL_IDIOMS:
         plain = plain.replace(idiom, " ")
     slots.causal = any(w in _CAUSAL for w in words) or any(p in plain for p in _CAUSAL_PHRASES)
-    _read_polarity(tokens, slots)
+    _read_polarity(text[:_MAX_CHARS], tokens, slots)
+    slots.question = text.rstrip().endswith("?")
     _read_names(text, tokens, slots)
     _read_numbers(tokens, slots)
     slots.quantities = _join_durations(text, [replace(q, text=text[q.start : q.end]) for q in slots.quantities])
@@ -198,13 +205,20 @@ def _join_durations(text: str, quantities: list[Quantity]) -> list[Quantity]:
     return out
 
 
-def _read_polarity(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None:
+def _read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots) -> None:
     negations = 0
     conditioned: set[int] = set()
-    for i, (kind, raw, _, _) in enumerate(tokens):
+    scope_end = -1  # end of the current "if …," / "whether …" / "so that …" clause
+    for i, (kind, raw, start, _) in enumerate(tokens):
         if kind != "word":
             continue
         lower = raw.lower().replace("’", "'")
+        if lower in _HYPOTHETICAL and start > scope_end:
+            stops = [p for p in (text.find(c, start) for c in ",;:.?!") if p >= 0]
+            scope_end = min(stops, default=len(text))
+        hypothetical = start < scope_end
+        if hypothetical and lower not in STOPWORDS:
+            slots.hypothetical.add(stem(lower))
         if lower in _QUANTIFIER_CLASS:
             slots.quantifiers.add(_QUANTIFIER_CLASS[lower])
             after = [t[1].lower() for t in tokens[i + 1 : i + 5] if t[0] == "word"]
@@ -236,10 +250,9 @@ def _read_polarity(tokens: list[tuple[str, str, int, int]], slots: Slots) -> Non
             condition = next(
                 (k for k in range(i + 1, min(len(tokens), i + 12)) if tokens[k][1].lower() in _CONDITIONS), None
             )
-            before = {t[1].lower() for t in tokens[max(0, i - 4) : i]}
             if condition is not None:
                 conditioned.add(condition)
-            elif content and i not in conditioned and lower != "without" and not before & _HYPOTHETICAL:
+            elif content and i not in conditioned and lower != "without" and not hypothetical:
                 # "if it won't start", "so they don't swallow": a condition or a purpose, not a denial.
                 slots.negated_heads.add(content[0])
     slots.negated = negations % 2 == 1
@@ -446,6 +459,9 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
                 continue
         approx = any(t[1].lower() in _APPROX for t in tokens[max(0, i - 3) : i])
         last = tokens[min(n - 1, j + width - 1)] if width else tokens[j - 1]
+        if dimension is None and i and tokens[i - 1][1].lower() in _REFERENCES:
+            i = j + width  # "Passage 2", "source 3": which text, not a figure
+            continue
         after = j + width if width else j
         noun = stem(tokens[after][1].lower()) if dimension is None and after < n and tokens[after][0] == "word" else ""
         if noun:
@@ -656,7 +672,7 @@ def polarity_clash(claim: Slots, window_text: str, *, min_shared: int = 3) -> tu
     for clause in _CLAUSE_RE.split(window_text[:_MAX_CHARS])[:64]:
         theirs = extract(clause)
         shared = claim.stems & theirs.stems
-        if len(shared) < 3:
+        if len(shared) < 3 or theirs.question:
             continue
 
         def enough(head: str, theirs: Slots = theirs, shared: set[str] = shared) -> bool:
@@ -666,12 +682,14 @@ def polarity_clash(claim: Slots, window_text: str, *, min_shared: int = 3) -> tu
 
         # One side denies, the other holds no denial at all: "no outstanding recommendation" and
         # "doesn't recommend" are two ways of saying one thing, not a clash.
+        if claim.question:
+            return None
         if not claim.negated_heads and not claim.negated:
-            for head in sorted(theirs.negated_heads - claim.nominal):
+            for head in sorted(theirs.negated_heads - claim.nominal - claim.hypothetical):
                 if head in claim.stems and enough(head):
                     return head, True
         if not theirs.negated_heads and not theirs.negated:
-            for head in sorted(claim.negated_heads - theirs.nominal):
+            for head in sorted(claim.negated_heads - theirs.nominal - theirs.hypothetical):
                 if head in theirs.stems and enough(head):
                     return head, False
     return None

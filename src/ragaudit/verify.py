@@ -27,12 +27,14 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+from rapidfuzz import fuzz, process
 
 from ragaudit._text import LIGHT_WORDS
 from ragaudit._verifier_model import VerifierModel, load_model
 from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.embed import embed
 from ragaudit.slots import (
+    US_STATES,
     Mismatch,
     Slots,
     compare,
@@ -172,7 +174,14 @@ def _novel_name(name: str, written: str, all_text: str, index: SourceIndex) -> b
     if name in lowered:
         return False
     words = [w for w in re.findall(r"[^\W\d_]+", name) if len(w) > 2]
-    if words and all(re.search(rf"\b{re.escape(w)}", lowered) for w in words):
+    # A state written out where the source abbreviates it ("California" for "CA") is the same place.
+    words = [w for w in words if not (w in US_STATES and re.search(rf"\b{US_STATES[w]}\b", all_text))]
+    if not words or all(re.search(rf"\b{re.escape(w)}", lowered) for w in words):
+        return False
+    known = _source_names(index)
+    compact = re.sub(r"[\W_]+", "", name)
+    # Spelled another way ("Wi-Fi" for "WiFi") or nearly the same ("Metropolulos" for "Metropulos").
+    if compact in known[1] or process.extractOne(name, known[0], scorer=fuzz.ratio, score_cutoff=88):
         return False
     acronym = written.rstrip("s")
     if acronym.isupper() and len(acronym) >= 2:
@@ -187,6 +196,29 @@ def _novel_name(name: str, written: str, all_text: str, index: SourceIndex) -> b
             index.__dict__["_initials"] = initials
         return acronym not in initials
     return True
+
+
+_LIST_AFTER_RE = re.compile(r"[^\W\d_]{1,30}(?:\s[^\W\d_]{1,30}){0,2}\s?:")
+
+
+def _counts_list(text: str, q: Any) -> bool:
+    """Whether a plain count is followed by a colon within a few words ("two reasons: …")."""
+    return q.dimension is None and bool(_LIST_AFTER_RE.match(text, q.end + 1, q.end + 95))
+
+
+def _source_names(index: SourceIndex) -> tuple[list[str], frozenset[str]]:
+    """The names the sources give (lower-cased) and their words run together, computed once per index."""
+    known = index.__dict__.get("_names")
+    if known is None:
+        names = list(dict.fromkeys(n for s in index.sources for n in extract(s.text).names))[:_NAME_LIMIT]
+        words = {re.sub(r"[\W_]+", "", w) for s in index.sources for w in s.text.lower().split()[:_WORD_LIMIT]}
+        known = (names, frozenset(words | {re.sub(r"[\W_]+", "", n) for n in names}))
+        index.__dict__["_names"] = known
+    return known
+
+
+_NAME_LIMIT = 2_000
+_WORD_LIMIT = 200_000
 
 
 @lru_cache(maxsize=256)
@@ -305,6 +337,9 @@ class Verifier:
             ),
             given_q,
         )
+        # "One" is as often a pronoun as a count ("one customer noted"); a count before a colon counts
+        # the list that follows it ("for two reasons: …").
+        novel_q = [q for q in novel_q if q.text.lower() != "one" and not _counts_list(alignment.claim.text, q)]
         novel_names = [n for n, written in claim.names.items() if _novel_name(n, written, all_text, index)]
         # A figure or name no source states: an added detail beside supported text; a party no source
         # names is reported even with no window about the claim (figures may be derived across sources).
@@ -406,19 +441,21 @@ class Verifier:
             found.append(Mismatch("modality", "a certain statement where the source only hedges or leaves it open"))
         window_words = set(re.findall(r"[^\W\d_]+", window.text.lower()))
         source_words = index_words(all_text)
-        # A swap puts a party the sources name elsewhere (or a full name they never give) in this
-        # window's place.
+        # A swap puts a party the sources name elsewhere in this window's place: both full names
+        # (two words or more), so a region, a title word or a headline is not taken for a party.
         missing = [
             n
             for n in claim.names
-            if not claim.names[n].rstrip("s").isupper()
+            if " " in n
+            and not claim.names[n].rstrip("s").isupper()
             and not set(re.findall(r"[^\W\d_]+", n)) <= window_words
-            and (set(re.findall(r"[^\W\d_]+", n)) <= source_words or " " in n)
+            and set(re.findall(r"[^\W\d_]+", n)) <= source_words
         ]
         others = {
             n
             for n, written in theirs.names.items()
-            if n not in claim.names
+            if " " in n
+            and n not in claim.names
             and not written.rstrip("s").isupper()
             and not any(n in c or c in n for c in claim.names)
         }
