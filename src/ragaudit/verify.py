@@ -176,7 +176,9 @@ def _novel_name(name: str, written: str, all_text: str, index: SourceIndex) -> b
     words = [w for w in re.findall(r"[^\W\d_]+", name) if len(w) > 2]
     # A state written out where the source abbreviates it ("California" for "CA") is the same place.
     words = [w for w in words if not (w in US_STATES and re.search(rf"\b{US_STATES[w]}\b", all_text))]
-    if not words or all(re.search(rf"\b{re.escape(w)}", lowered) for w in words):
+    # Half the words of a longer name suffice: "Saudi Arabia" for "Saudi", "President Obama" for "Obama".
+    present = sum(1 for w in words if re.search(rf"\b{re.escape(w)}", lowered))
+    if not words or present == len(words) or (len(words) > 1 and 2 * present >= len(words)):
         return False
     known = _source_names(index)
     compact = re.sub(r"[\W_]+", "", name)
@@ -204,6 +206,15 @@ _LIST_AFTER_RE = re.compile(r"[^\W\d_]{1,30}(?:\s[^\W\d_]{1,30}){0,2}\s?:")
 def _counts_list(text: str, q: Any) -> bool:
     """Whether a plain count is followed by a colon within a few words ("two reasons: …")."""
     return q.dimension is None and bool(_LIST_AFTER_RE.match(text, q.end + 1, q.end + 95))
+
+
+_BACK_RE = re.compile(r"(?:\b(?:the|these|those|both)\s|\bout of\s)$", re.IGNORECASE)
+
+
+def _refers_back(text: str, q: Any) -> bool:
+    """A small count of parties already named ("the two leaders") or a scale ("out of 5")."""
+    small = q.dimension is None and q.raw.is_integer() and q.raw <= 10
+    return small and bool(_BACK_RE.search(text[max(0, q.start - 12) : q.start]))
 
 
 def _source_names(index: SourceIndex) -> tuple[list[str], frozenset[str]]:
@@ -339,7 +350,13 @@ class Verifier:
         )
         # "One" is as often a pronoun as a count ("one customer noted"); a count before a colon counts
         # the list that follows it ("for two reasons: …").
-        novel_q = [q for q in novel_q if q.text.lower() != "one" and not _counts_list(alignment.claim.text, q)]
+        novel_q = [
+            q
+            for q in novel_q
+            if q.text.lower() != "one"
+            and not _counts_list(alignment.claim.text, q)
+            and not _refers_back(alignment.claim.text, q)
+        ]
         novel_names = [n for n, written in claim.names.items() if _novel_name(n, written, all_text, index)]
         # A figure or name no source states: an added detail beside supported text; a party no source
         # names is reported even with no window about the claim (figures may be derived across sources).
@@ -347,11 +364,13 @@ class Verifier:
             what = "', '".join([q.text for q in novel_q[:2]] + [claim.names[n] for n in novel_names[:2]])
             status = "partially_supported" if best.coverage >= 0.5 or best.similarity >= 0.6 else "unsupported"
             return PairResult(status, max(p, 0.7), "added detail", f"no source states '{what}'", windows, [], feats)
-        # A causal link must be stated by a window about the claim or by one of the nearest.
+        # A causal link must be stated by a window about the claim or by one of the nearest; a claim
+        # that restates one passage nearly word for word keeps that passage's (perhaps implicit) link.
         if (
             self.detectors
             and claim.causal
             and not claim.hedged
+            and max(w.word_coverage for w in windows) < 0.75
             and not any(extract(w.text).causal for w in [*about[:3], *windows[:2]])
         ):
             return PairResult(
