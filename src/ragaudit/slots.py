@@ -28,6 +28,8 @@ _SCALES: dict[str, float] = _LEXICON["scales"]
 _MONEY_SCALES: dict[str, float] = _LEXICON["money_scales"]
 _MONTHS: dict[str, int] = _LEXICON["months"]
 _FREQUENCIES: dict[str, str] = _LEXICON["frequencies"]
+MONEY = frozenset(str(u["dimension"]) for u in _LEXICON["units"] if u["names"][0] in ("£", "$", "€"))
+"""Dimensions of sums of money."""
 US_STATES: dict[str, str] = _LEXICON["us_states"]
 """Lower-cased US state names and their postal abbreviations (addresses abbreviate them)."""
 _REFERENCES = frozenset(_LEXICON["cues"]["references"])
@@ -300,7 +302,7 @@ def _unit_at(tokens: list[tuple[str, str, int, int]], j: int) -> tuple[str | Non
         pair = f"{first}/{tokens[j + 2][1].lower()}"
         if pair in _UNITS:
             return pair, 3
-        if first in _UNITS:
+        if first in _UNITS and tokens[j + 2][0] == "word":
             return first, 3  # "7.8 t/ha": a rate per something; compare the numerator
     if first == "/" and j + 1 < len(tokens):
         per = tokens[j + 1][1].lower()
@@ -384,6 +386,12 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
                 article_unit, _ = _unit_at(tokens, i + 1)
                 if article_unit and _UNITS[article_unit][0] == "time":
                     value = 1.0
+        if value is None and kind == "word" and lower in _ORDINALS and i + 1 < n:
+            period = _period(tokens, i, i + 1, 0.0)
+            if period is not None:
+                slots.quantities.append(Quantity(period, period, "period", True, start, tokens[i + 1][3], raw))
+                i += 2
+                continue
         if value is None and kind == "word" and lower in _FREQUENCIES:
             # "hourly" is once an hour.
             slots.quantities.append(
@@ -415,6 +423,13 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
         ):
             value += 0.5  # "four and a half hours"
             j += 3
+        period = _period(tokens, i, j, value)
+        if period is not None:
+            # "the 1850s", "the 1400s", "the 15th century": a span of years, not seconds.
+            last_token = j + 1 if tokens[j][1].lower() in ("st", "nd", "rd", "th") else j
+            slots.quantities.append(Quantity(period, period, "period", True, start, tokens[last_token][3], raw))
+            i = last_token + 1
+            continue
         unit, width = _unit_at(tokens, j)
         if kind == "word" and hyphen_unit:
             unit, width = hyphen_unit, 0
@@ -472,6 +487,22 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
             i = j + 1
             continue
         i = j + width
+
+
+def _period(tokens: list[tuple[str, str, int, int]], i: int, j: int, value: float) -> float | None:
+    """The first year of a decade or century written at ``i`` ("1850s", "15th century", "fifteenth century")."""
+    if j >= len(tokens):
+        return None
+    kind, raw, start, _ = tokens[i]
+    nxt = tokens[j][1].lower()
+    if kind == "num" and nxt == "s" and tokens[j][2] == tokens[i][3] and value.is_integer():
+        return value if 1000 <= value <= 2100 and value % 10 == 0 else None
+    ordinal = _ORDINALS.get(raw.lower()) if kind == "word" else None
+    if kind == "num" and nxt in ("st", "nd", "rd", "th") and j + 1 < len(tokens):
+        ordinal, nxt = int(value), tokens[j + 1][1].lower()
+    if ordinal and 1 <= ordinal <= 21 and nxt in ("century", "centuries"):
+        return float((ordinal - 1) * 100)
+    return None
 
 
 def _near_number(tokens: list[tuple[str, str, int, int]], i: int) -> bool:
@@ -745,9 +776,10 @@ def compare(
         given,
     ):
         year = _year_like(q)
-        same_dim = [p for p in window.quantities if p.dimension == q.dimension and _year_like(p) == year]
+        stated = [p for p in window.quantities if not p.frequency_word]
+        same_dim = [p for p in stated if p.dimension == q.dimension and _year_like(p) == year]
         # The same number in another unit: "51.2 mph" where the source has "51.2 km/h".
-        other = [p for p in window.quantities if p.raw == q.raw and p.dimension and p.dimension != q.dimension]
+        other = [p for p in stated if p.raw == q.raw and p.dimension and p.dimension != q.dimension]
         other += [p for p in same_dim if p.raw == q.raw and p.text != q.text]
         if q.dimension and other:
             found.append(Mismatch("unit", f"'{_fmt(q)}' in another unit than the source's '{_fmt(other[0])}'"))

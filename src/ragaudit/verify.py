@@ -34,6 +34,7 @@ from ragaudit._verifier_model import VerifierModel, load_model
 from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.embed import embed
 from ragaudit.slots import (
+    MONEY,
     US_STATES,
     Mismatch,
     Slots,
@@ -340,10 +341,13 @@ class Verifier:
         given_q = given.quantities if given else []
         if given:
             near_times |= given.times
+        # A percentage anywhere in the request may discount or add to a sum of money ("60% off" in a
+        # table row the windows missed); other figures derive only from what is near.
+        rates = [q for q in pool if q.dimension == "percent"]
         novel_q = unsupported_figures(
             claim.quantities,
             lambda q, known: (
-                quantity_supported(q, near, times=near_times, operands=known)
+                quantity_supported(q, near, times=near_times, operands=known + rates if q.dimension in MONEY else known)
                 or quantity_supported(q, pool, allow_derived=False)
             ),
             given_q,
