@@ -176,7 +176,13 @@ def find_gaps(
                 c.status in ("unsupported", "partially_supported")
                 and (unanswered or not _about_anything(c.id, claims, evidence) or _novel_value(c.text, need, pool))
             )
-            or (far and _uses_missing(c.text, missing_keys, need, index))
+            # … unless the verifier found the claim's evidence: then the sources say it in their own
+            # words ("poultry" for the ask's "chicken") and the ask is not beyond them.
+            or (
+                far
+                and _uses_missing(c.text, missing_keys, need, index)
+                and not (c.status == "supported" and _about_anything(c.id, claims, evidence))
+            )
         )
         if acknowledged:
             gaps.append(Gap(need, True, invented if unanswered else ()))

@@ -31,6 +31,9 @@ _SPLIT_RE = re.compile(
     rf"(?:[;?]\s++|,\s*+(?:(?:and|or|but)\s++)?|(?<!\s)\s++(?:and|or|but)\s++)(?={_ASK}\b)", re.IGNORECASE
 )
 _ASK_WORD_RE = re.compile(rf"(?i){_ASK}|it|its|they|them|this|that|these|those|i|we|you|me|my|a|an|the")
+# "When"/"who" ask only at the head of the ask or of an embedded question ("tell me when …"); in
+# "how hot does it need to get when we cook it" the "when" is a conjunction.
+_ASKS_IF_LEADING = r"(?:^\W*(?:(?:and|or|but|so)\s+)?|\b(?:me|know|ask|out|wondering|sure|idea|say|says)\s+)"
 _TARGETS: tuple[tuple[str, str], ...] = (
     (r"\bhow much\b|\bcost\b|\bprice\b|\bfee\b|\bfare\b|\bpremium\b|\bprize money\b", "amount"),
     (
@@ -38,8 +41,8 @@ _TARGETS: tuple[tuple[str, str], ...] = (
         "number",
     ),
     (r"\bhow long\b|\bhow often\b|\bhow quickly\b", "number"),
-    (r"\bwhen\b|\bwhat (?:date|year|day|month|time)\b", "date"),
-    (r"\bwho\b|\bwhom\b|\bwhose\b", "name"),
+    (rf"{_ASKS_IF_LEADING}when\b|\bwhat (?:date|year|day|month|time)\b", "date"),
+    (rf"{_ASKS_IF_LEADING}(?:who|whom|whose)\b", "name"),
 )
 _NUMBER_DIMENSIONS = frozenset({"money", "percent", "time", "length", "mass", "volume", "speed", "energy", "power"})
 
