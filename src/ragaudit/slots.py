@@ -493,7 +493,7 @@ def _period(tokens: list[tuple[str, str, int, int]], i: int, j: int, value: floa
     """The first year of a decade or century written at ``i`` ("1850s", "15th century", "fifteenth century")."""
     if j >= len(tokens):
         return None
-    kind, raw, start, _ = tokens[i]
+    kind, raw, _, _ = tokens[i]
     nxt = tokens[j][1].lower()
     if kind == "num" and nxt == "s" and tokens[j][2] == tokens[i][3] and value.is_integer():
         return value if 1000 <= value <= 2100 and value % 10 == 0 else None

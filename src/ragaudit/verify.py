@@ -177,11 +177,15 @@ def _novel_name(name: str, written: str, all_text: str, index: SourceIndex) -> b
     words = [w for w in re.findall(r"[^\W\d_]+", name) if len(w) > 2]
     # A state written out where the source abbreviates it ("California" for "CA") is the same place.
     words = [w for w in words if not (w in US_STATES and re.search(rf"\b{US_STATES[w]}\b", all_text))]
-    # Half the words of a longer name suffice: "Saudi Arabia" for "Saudi", "President Obama" for "Obama".
-    present = sum(1 for w in words if re.search(rf"\b{re.escape(w)}", lowered))
-    if not words or present == len(words) or (len(words) > 1 and 2 * present >= len(words)):
+    if not words or all(re.search(rf"\b{re.escape(w)}", lowered) for w in words):
         return False
     known = _source_names(index)
+    # Half the words of a longer name suffice when the sources use them as a name ("Saudi Arabia"
+    # for "a Saudi general", "President Obama" for "Barack Obama"; not "Corrin Construction" for
+    # "two years of construction").
+    named = sum(1 for w in words if w in known[2])
+    if len(words) > 1 and 2 * named >= len(words):
+        return False
     compact = re.sub(r"[\W_]+", "", name)
     # Spelled another way ("Wi-Fi" for "WiFi") or nearly the same ("Metropolulos" for "Metropulos").
     if compact in known[1] or process.extractOne(name, known[0], scorer=fuzz.ratio, score_cutoff=88):
@@ -218,13 +222,18 @@ def _refers_back(text: str, q: Any) -> bool:
     return small and bool(_BACK_RE.search(text[max(0, q.start - 12) : q.start]))
 
 
-def _source_names(index: SourceIndex) -> tuple[list[str], frozenset[str]]:
-    """The names the sources give (lower-cased) and their words run together, computed once per index."""
+def _source_names(index: SourceIndex) -> tuple[list[str], frozenset[str], frozenset[str]]:
+    """The names the sources give (lower-cased), every word and name run together, and the words of
+    the names, computed once per index."""
     known = index.__dict__.get("_names")
     if known is None:
         names = list(dict.fromkeys(n for s in index.sources for n in extract(s.text).names))[:_NAME_LIMIT]
         words = {re.sub(r"[\W_]+", "", w) for s in index.sources for w in s.text.lower().split()[:_WORD_LIMIT]}
-        known = (names, frozenset(words | {re.sub(r"[\W_]+", "", n) for n in names}))
+        known = (
+            names,
+            frozenset(words | {re.sub(r"[\W_]+", "", n) for n in names}),
+            frozenset(w for n in names for w in re.findall(r"[^\W\d_]+", n)),
+        )
         index.__dict__["_names"] = known
     return known
 
@@ -464,24 +473,30 @@ class Verifier:
             found.append(Mismatch("modality", "a certain statement where the source only hedges or leaves it open"))
         window_words = set(re.findall(r"[^\W\d_]+", window.text.lower()))
         source_words = index_words(all_text)
-        # A swap puts a party the sources name elsewhere in this window's place: both full names
-        # (two words or more), so a region, a title word or a headline is not taken for a party.
+        # A swap puts another party in this window's place: a full name the sources give elsewhere,
+        # or one they never give where the window names someone of the same shape ("John Smith" for
+        # "Maria Lopez"). Full names only (two to four words, a different last word), so a region, a
+        # title word, a relative or a headline is not taken for a party.
+        def shape(n: str) -> int:
+            return len(n.split()) if 2 <= len(n.split()) <= 4 else 0
+
         missing = [
             n
             for n in claim.names
-            if " " in n
+            if shape(n)
             and not claim.names[n].rstrip("s").isupper()
             and not set(re.findall(r"[^\W\d_]+", n)) <= window_words
-            and set(re.findall(r"[^\W\d_]+", n)) <= source_words
         ]
         others = {
             n
             for n, written in theirs.names.items()
-            if " " in n
+            if shape(n)
             and n not in claim.names
             and not written.rstrip("s").isupper()
-            and not any(n in c or c in n for c in claim.names)
+            and not any(n in c or c in n or n.split()[-1] == c.split()[-1] for c in claim.names)
         }
+        known = [n for n in missing if set(re.findall(r"[^\W\d_]+", n)) <= source_words]
+        missing = known or [n for n in missing if any(shape(o) == shape(n) for o in others)]
         similar = window.similarity >= self.model.about_similarity
         if missing and others and window.word_coverage >= 0.6 and similar and len(shared) >= 3:
             found.append(
