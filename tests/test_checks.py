@@ -277,3 +277,15 @@ def test_a_word_from_another_list_item_is_a_synthesis_error() -> None:
     ]
     report = audit("Tavi Orrin won gold in the triple jump with 7.88 m.", results)
     assert [c.status for c in report.claims] == ["synthesis_error"]
+
+
+def test_a_when_clause_inside_the_ask_asks_for_no_date() -> None:
+    # "when we cook it" is a conjunction: the ask wants a temperature, which the source gives in
+    # its own words ("poultry", "core").
+    report = audit(
+        "Chicken should reach at least 75 °C in the very middle.",
+        ["Poultry must be cooked until the centre (core) reaches at least 75 °C."],
+        question="How hot does chicken need to get when we cook it in our café kitchen?",
+    )
+    assert report.abstention is not None and not report.abstention.query_has_gap
+    assert all("check:abstention" not in c.amended_by for c in report.claims)

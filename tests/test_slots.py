@@ -1,0 +1,165 @@
+"""Slot reading and comparison: units, lengths of time, derived figures, negation scope, cues.
+
+Each sentence is written for this file (not taken from a benchmark); each pair differs from its
+source the way a faithful rewrite or a one-slot error does.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ragaudit.slots import compare, extract, modality_clash, polarity_clash, quantity_supported, unsupported_figures
+
+
+def figures(text: str) -> list[tuple[str, str | None]]:
+    return [(q.text, q.dimension) for q in extract(text).quantities]
+
+
+def supported(claim: str, source: str, given: str = "") -> bool:
+    """Whether every figure of ``claim`` is stated by or follows from ``source`` (and ``given``)."""
+    window = extract(source)
+    stated = extract(given).quantities if given else []
+    rejected = unsupported_figures(
+        extract(claim).quantities,
+        lambda q, known: quantity_supported(q, window.quantities + stated, times=window.times, operands=known),
+        stated,
+    )
+    return not rejected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("chunks of 8 MB to 64 GB", [("8 MB", "data"), ("64 GB", "data")]),
+        ("about 52 gigawatt-hours a year", [("52 gigawatt-hours", "energy"), ("a year", "time")]),
+        ("averaging 51.2 miles per hour", [("51.2 miles per hour", "speed")]),
+        ("a record of 2:07:45", [("2:07:45", "time")]),
+        ("two hours, seven minutes and 45 seconds", [("two hours, seven minutes and 45 seconds", "time")]),
+        ("four and a half hours", [("four and a half hours", "time")]),
+        ("within 10 working days", [("10 working days", "working_time")]),
+        ("in the 1850s", [("1850s", "period")]),
+        ("in the fifteenth century", [("fifteenth century", "period")]),
+        ("a 6 MW / 12 MWh battery", [("6 MW", "power"), ("12 MWh", "energy")]),
+        ("as Passage 2 says", []),
+        ("the one to check", []),
+    ],
+)
+def test_figures_are_read_with_their_units(text: str, expected: list[tuple[str, str | None]]) -> None:
+    assert figures(text) == expected
+
+
+def test_the_same_number_in_another_unit_clashes() -> None:
+    found = compare(extract("averaging 51.2 mph"), extract("average speed 51.2 km/h; 2. Fjordline at 14 s"), [])
+    assert [m.kind for m in found] == ["unit"]
+    # 1,770 m − 620 m is 1,150 m: a derivation keeps its unit, so 1,150 feet is still a unit error.
+    found = compare(extract("It climbs 1,150 feet."), extract("It climbs from 620 m to 1,770 m over 1,150 m."), [])
+    assert [m.kind for m in found] == ["unit"]
+    assert [m.kind for m in compare(extract("up to 64 GB"), extract("8 MB to 64 MB"), [])] == ["unit"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "given"),
+    [
+        ("a record of two hours, seven minutes and 45 seconds", "time: 2:07:45", ""),
+        ("from 9 am until half past one, four and a half hours in all", "start 09:00, end 13:30", ""),
+        ("in winter once an hour", "trains run hourly in winter", ""),
+        ("two working weeks to appeal", "within 10 working days", ""),
+        ("the early 1400s", "the early fifteenth century", ""),
+        ("172 years later", "built in 1612, rebuilt in 1784", ""),
+        ("£960 comes down to £384", "a 60% discount", "My quote is £960."),
+        ("0.4 × 70 + 0.6 × 55 = 28 + 33 = 61", "coursework 40%, exam 60%", "I scored 70 and 55."),
+    ],
+)
+def test_figures_that_follow_from_stated_ones_are_supported(claim: str, source: str, given: str) -> None:
+    assert supported(claim, source, given)
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # Figures the claim makes up cannot vouch for each other: 4 = 5 − 1 and 1 = 5 − 4.
+        ("Of the five cases, four were admitted and one was treated at home.", "Five cases were confirmed."),
+        # 22 / 5 rounds to 4, but a small count must come out exactly.
+        ("four were admitted", "five cases since 22 July"),
+        # 120 × (100 − 25)% is 90, but no 25% is near: a percentage elsewhere scales only money.
+        ("the trip takes 90 minutes", "120 minutes or more: 100% of the return fare"),
+    ],
+)
+def test_figures_a_claim_makes_up_are_not_derived(claim: str, source: str) -> None:
+    assert not supported(claim, source)
+
+
+def test_a_small_count_clashes_only_with_a_count_of_the_same_thing() -> None:
+    assert compare(extract("Only two kinds of argument are accepted."), extract("Regulations (2025/26)."), []) == []
+    assert [m.kind for m in compare(extract("five cases"), extract("four cases"), [])] == ["number"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "expected"),
+    [
+        (
+            "Regional trains also require one before you board.",
+            "On Regional trains, reservations are not required.",
+            ("requir", True),
+        ),
+        (
+            "Resit marks at Oxley are not capped.",
+            "5.1 One attempt. 5.2 The mark for a resit module is capped at 40.",
+            ("cap", False),
+        ),
+        (
+            "The plan includes accidental damage to the building.",
+            "Accidental damage to buildings is not included.",
+            ("includ", True),
+        ),
+        # Permission on a condition is no denial, and a denial in an "if" clause asserts nothing.
+        (
+            "The landlord can share your data with consent.",
+            "The landlord may not share your data without your consent.",
+            None,
+        ),
+        (
+            "If you have been using such apps, your account may be locked.",
+            "If you don't know why, using third-party apps may be the reason.",
+            None,
+        ),
+        # "5 marks" counts a thing; "will not be marked" denies grading it.
+        ("The rules take off 5 marks for each day late.", "Work more than five days late will not be marked.", None),
+        # Two ways of saying one denial.
+        (
+            "an EPC that doesn't recommend loft insulation",
+            "an EPC with no outstanding recommendation for loft insulation",
+            None,
+        ),
+        # A question asserts nothing.
+        (
+            "At least one instructor noticed the issues.",
+            "Wouldn't at least one instructor have noticed the issues?",
+            None,
+        ),
+    ],
+)
+def test_negation_is_read_per_clause_on_what_it_governs(
+    claim: str, source: str, expected: tuple[str, bool] | None
+) -> None:
+    assert polarity_clash(extract(claim), source) == expected
+
+
+def test_a_certain_statement_against_a_hedged_clause() -> None:
+    source = "In the most serious cases, for example repeated offences, the Panel may recommend expulsion."
+    assert modality_clash(extract("Repeated offences will get you expelled in serious cases."), source)
+    assert not modality_clash(extract("Repeated offences may lead to expulsion in serious cases."), source)
+
+
+@pytest.mark.parametrize(
+    ("text", "causal"),
+    [
+        ("The longer hours were the reason for the rise.", True),
+        ("The increase reflects a larger area.", True),
+        ("The slowdown comes from the fix for the leak.", True),
+        ("Kestwick came from behind to win 2–1.", False),
+        ("The taps are due to be replaced in summer.", False),
+    ],
+)
+def test_causal_cues(text: str, causal: bool) -> None:
+    assert extract(text).causal is causal
