@@ -92,11 +92,11 @@ def test_hostile_audits_at_the_size_limits_cost_at_most_three_times_a_tenth_of_t
 
 def test_a_large_request_leaves_no_whole_source_in_the_text_caches() -> None:
     """Caches keyed by whole source texts held megabytes per distinct large request (service RSS grew)."""
-    from ragaudit import slots, verify
+    from ragaudit import _mentions, slots
 
     auditor = Auditor(index_cache=IndexCache())
     for i in range(2):
         text = prose(150_000, i)
         auditor.audit("The plant opened in 1900.", [text])
-        assert verify.index_words.cache_info().currsize == 0
+        assert _mentions.index_words.cache_info().currsize == 0
         assert slots.extract.cache_info().currsize == 0

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ragaudit import checks, slots, verify
+from ragaudit import _mentions, checks, slots
 from ragaudit._budget import NOT_CHECKED, RELEASE_CHARS, claims_note, sources_note
 from ragaudit._cache import IndexCache, shared_index_cache
 from ragaudit._hashing import request_hashes
@@ -216,7 +216,7 @@ def release_whole_text_caches() -> None:
     word set of all sources joined): after a large request each entry holds megabytes, and distinct
     large requests would fill them (issue 11: 1 MB more per request in the service)."""
     slots.extract.cache_clear()
-    verify.index_words.cache_clear()
+    _mentions.index_words.cache_clear()
 
 
 def not_checked(claim: Claim, judge: str, budget: int) -> ClaimResult:

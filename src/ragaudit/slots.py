@@ -351,12 +351,12 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
         if lower in ("half", "quarter") and i + 2 < n and tokens[i + 1][1].lower() in ("past", "to"):
             # "half past one": 1:30, morning or afternoon (both kept; a span picks the one that fits).
             hour_token = tokens[i + 2]
-            hour = _word_number(hour_token[1]) if hour_token[0] == "word" else None
+            said = _word_number(hour_token[1]) if hour_token[0] == "word" else None
             if hour_token[0] == "num" and hour_token[1].isdecimal():
-                hour = float(hour_token[1])
-            if hour is not None and 1 <= hour <= 12 and hour.is_integer():
+                said = float(hour_token[1])
+            if said is not None and 1 <= said <= 12 and said.is_integer():
                 minutes = 30 if lower == "half" else (15 if tokens[i + 1][1].lower() == "past" else -15)
-                for h in (int(hour) % 12, int(hour) % 12 + 12):
+                for h in (int(said) % 12, int(said) % 12 + 12):
                     slots.times.add((h * 60 + minutes) % 1440)
                 i += 3
                 continue

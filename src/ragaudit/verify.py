@@ -23,19 +23,17 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from rapidfuzz import fuzz, process
 
+from ragaudit._mentions import counts_list, index_words, novel_name, refers_back
 from ragaudit._text import LIGHT_WORDS
 from ragaudit._verifier_model import VerifierModel, load_model
 from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.embed import embed
 from ragaudit.slots import (
     MONEY,
-    US_STATES,
     Mismatch,
     Slots,
     compare,
@@ -168,86 +166,6 @@ def candidate_windows(alignment: Alignment, index: SourceIndex, claim_vector: np
     return windows
 
 
-def _novel_name(name: str, written: str, all_text: str, index: SourceIndex) -> bool:
-    """A name no source gives, not even word by word or as the initials of one ("EPC" for Energy
-    Performance Certificate)."""
-    lowered = all_text.lower()
-    if name in lowered:
-        return False
-    words = [w for w in re.findall(r"[^\W\d_]+", name) if len(w) > 2]
-    # A state written out where the source abbreviates it ("California" for "CA") is the same place.
-    words = [w for w in words if not (w in US_STATES and re.search(rf"\b{US_STATES[w]}\b", all_text))]
-    if not words or all(re.search(rf"\b{re.escape(w)}", lowered) for w in words):
-        return False
-    known = _source_names(index)
-    # Half the words of a longer name suffice when the sources use them as a name ("Saudi Arabia"
-    # for "a Saudi general", "President Obama" for "Barack Obama"; not "Corrin Construction" for
-    # "two years of construction").
-    named = sum(1 for w in words if w in known[2])
-    if len(words) > 1 and 2 * named >= len(words):
-        return False
-    compact = re.sub(r"[\W_]+", "", name)
-    # Spelled another way ("Wi-Fi" for "WiFi") or nearly the same ("Metropolulos" for "Metropulos").
-    if compact in known[1] or process.extractOne(name, known[0], scorer=fuzz.ratio, score_cutoff=88):
-        return False
-    acronym = written.rstrip("s")
-    if acronym.isupper() and len(acronym) >= 2:
-        initials = index.__dict__.get("_initials")
-        if initials is None:
-            initials = {
-                "".join(w[0] for w in n.split()).upper()
-                for s in index.sources
-                for n in extract(s.text).names.values()
-                if " " in n
-            }
-            index.__dict__["_initials"] = initials
-        return acronym not in initials
-    return True
-
-
-_LIST_AFTER_RE = re.compile(r"[^\W\d_]{1,30}(?:\s[^\W\d_]{1,30}){0,2}\s?:")
-
-
-def _counts_list(text: str, q: Any) -> bool:
-    """Whether a plain count is followed by a colon within a few words ("two reasons: …")."""
-    return q.dimension is None and bool(_LIST_AFTER_RE.match(text, q.end + 1, q.end + 95))
-
-
-_BACK_RE = re.compile(r"(?:\b(?:the|these|those|both)\s|\bout of\s)$", re.IGNORECASE)
-
-
-def _refers_back(text: str, q: Any) -> bool:
-    """A small count of parties already named ("the two leaders") or a scale ("out of 5")."""
-    small = q.dimension is None and q.raw.is_integer() and q.raw <= 10
-    return small and bool(_BACK_RE.search(text[max(0, q.start - 12) : q.start]))
-
-
-def _source_names(index: SourceIndex) -> tuple[list[str], frozenset[str], frozenset[str]]:
-    """The names the sources give (lower-cased), every word and name run together, and the words of
-    the names, computed once per index."""
-    known = index.__dict__.get("_names")
-    if known is None:
-        names = list(dict.fromkeys(n for s in index.sources for n in extract(s.text).names))[:_NAME_LIMIT]
-        words = {re.sub(r"[\W_]+", "", w) for s in index.sources for w in s.text.lower().split()[:_WORD_LIMIT]}
-        known = (
-            names,
-            frozenset(words | {re.sub(r"[\W_]+", "", n) for n in names}),
-            frozenset(w for n in names for w in re.findall(r"[^\W\d_]+", n)),
-        )
-        index.__dict__["_names"] = known
-    return known
-
-
-_NAME_LIMIT = 2_000
-_WORD_LIMIT = 200_000
-
-
-@lru_cache(maxsize=256)
-def index_words(text: str) -> frozenset[str]:
-    """Lower-cased words of ``text`` (the request's sources, joined)."""
-    return frozenset(re.findall(r"[^\W\d_]+", text.lower()))
-
-
 class Verifier:
     """Verifies each claim of one request against its windows."""
 
@@ -367,10 +285,10 @@ class Verifier:
             q
             for q in novel_q
             if q.text.lower() != "one"
-            and not _counts_list(alignment.claim.text, q)
-            and not _refers_back(alignment.claim.text, q)
+            and not counts_list(alignment.claim.text, q)
+            and not refers_back(alignment.claim.text, q)
         ]
-        novel_names = [n for n, written in claim.names.items() if _novel_name(n, written, all_text, index)]
+        novel_names = [n for n, written in claim.names.items() if novel_name(n, written, all_text, index)]
         # A figure or name no source states: an added detail beside supported text; a party no source
         # names is reported even with no window about the claim (figures may be derived across sources).
         if self.detectors and (novel_names or (about and novel_q)):
@@ -435,7 +353,7 @@ class Verifier:
                     )
                 )
             ),
-            "novel_names": float(sum(1 for n, w in claim.names.items() if _novel_name(n, w, all_text, index))),
+            "novel_names": float(sum(1 for n, w in claim.names.items() if novel_name(n, w, all_text, index))),
             "log_length": math.log1p(len(alignment.keys)),
             "structured": structured,
             "answer_novelty": novelty,
@@ -473,6 +391,7 @@ class Verifier:
             found.append(Mismatch("modality", "a certain statement where the source only hedges or leaves it open"))
         window_words = set(re.findall(r"[^\W\d_]+", window.text.lower()))
         source_words = index_words(all_text)
+
         # A swap puts another party in this window's place: a full name the sources give elsewhere,
         # or one they never give where the window names someone of the same shape ("John Smith" for
         # "Maria Lopez"). Full names only (two to four words, a different last word), so a region, a

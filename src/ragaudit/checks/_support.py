@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ragaudit._verifier_model import load_model
 from ragaudit.align import Alignment, SourceIndex
 from ragaudit.embed import embed
 from ragaudit.slots import Mismatch, Slots, compare, extract
-from ragaudit.verify import Window, load_model, unit_vectors
+from ragaudit.verify import Window, unit_vectors
 
 MAX_UNITS = 400
 """Requests with more source units than this compare only each claim's lexical candidates …"""
