@@ -61,20 +61,28 @@ def _never_selected(markers: set[str], config: pytest.Config) -> bool:
     return True
 
 
-def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    """Import no module whose tests ``-m`` deselects, nor a source module without doctests.
+class CollectOnlyWhatRuns:
+    """Import no module whose tests ``-m`` deselects, nor a helper or source module without doctests.
 
     Deselected modules are skipped before they import their libraries (LangChain, LlamaIndex, Dask,
     FastAPI …): that import, not the tests, is what a quick run would otherwise spend its time on.
+    A plugin, not a hook of this conftest: a conftest's hooks see only paths below it, not src/.
     """
-    if collection_path.suffix != ".py":
+
+    def pytest_ignore_collect(self, collection_path: Path, config: pytest.Config) -> bool | None:
+        """True for a module that cannot contribute a selected test."""
+        if collection_path.suffix != ".py" or collection_path.name == "conftest.py":
+            return None
+        if _never_selected(module_markers(collection_path), config):
+            return True
+        if not collection_path.name.startswith("test_") and ">>>" not in collection_path.read_text(encoding="utf-8"):
+            return True  # no test module and no doctest: --doctest-modules would import it for nothing
         return None
-    if _never_selected(module_markers(collection_path), config):
-        return True
-    source = ROOT / "src"
-    if collection_path.is_relative_to(source) and ">>>" not in collection_path.read_text(encoding="utf-8"):
-        return True
-    return None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register :class:`CollectOnlyWhatRuns` for the whole session."""
+    config.pluginmanager.register(CollectOnlyWhatRuns(), "ragaudit-collect-only-what-runs")
 
 
 _SPAWN = re.compile(r"\bsubprocess\b|\bsys\.executable\b|\bpytester\b")
