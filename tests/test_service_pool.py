@@ -160,3 +160,18 @@ def test_the_service_settings_make_the_auditor_config(tmp_path: Path, monkeypatc
         "risk_level": "low",
         "claim_types": ["temporal"],
     }
+
+
+def test_create_app_takes_an_auditor_config(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from ragaudit.service import create_app
+
+    key = "admin-test-key-0123456789"
+    settings = ServiceSettings(database_url=f"sqlite:///{tmp_path / 'trail.db'}", admin_key=key, audit_processes=0)
+    config = AuditorConfig(claim_types=["temporal"], policy=Policy(name="strict-test", threshold=0.99))
+    with TestClient(create_app(settings, config=config)) as client:
+        response = client.post("/v1/audits", json=_light(3), headers={"Authorization": f"Bearer {key}"})
+    assert response.status_code == 200, response.text
+    report = response.json()["report"]
+    assert report["decision"]["policy"] == "strict-test" and report["options"]["claim_types"] == ["temporal"]
