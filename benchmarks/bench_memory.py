@@ -26,20 +26,9 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 from hostile_inputs import prose as varied_text  # noqa: E402
+from processes import rss_mb  # noqa: E402
 from ragaudit.requests import MAX_ANSWER_CHARS, MAX_SOURCE_CHARS  # noqa: E402
 from service_helpers import Server  # noqa: E402
-
-
-def rss_mb(pid: int) -> float:
-    """Resident memory of ``pid`` and all its descendants, in MB."""
-    total = 0.0
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            total += int(line.split()[1]) / 1024
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        for child in (task / "children").read_text().split():
-            total += rss_mb(int(child))
-    return total
 
 
 def probe(client: httpx.Client, stop: threading.Event, seconds: float = 900.0) -> list[float]:

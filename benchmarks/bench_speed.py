@@ -15,13 +15,13 @@ import argparse
 import json
 import statistics
 import time
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import ragaudit.verify as verify
 from ragaudit import Auditor
-from ragaudit.embed import _encoder
 from ragaudit.batch import audit_stream, default_workers
+from ragaudit.embed import _encoder
 from ragaudit.requests import validate_request
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "benchmarks" / "ragtruth" / "test.jsonl"

@@ -1,10 +1,12 @@
-"""Servers the tests start as processes on 127.0.0.1: a free port, waiting until one answers, stopping it."""
+"""Servers the tests start as processes on 127.0.0.1: a free port, waiting until one answers, stopping
+it, and its resident memory."""
 
 from __future__ import annotations
 
 import socket
 import subprocess
 import time
+from pathlib import Path
 
 import httpx
 
@@ -41,3 +43,15 @@ def stop(proc: subprocess.Popen[bytes] | None, grace: float = 10) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(10)
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of ``pid`` and all its descendants, in MB."""
+    total = 0.0
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            total += int(line.split()[1]) / 1024
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            total += rss_mb(int(child))
+    return total

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 import httpx
 import pytest
 
-from processes import free_port
+from processes import free_port, rss_mb
 from ragaudit.service.store import open_store
 from service_helpers import Server, wait_finished
 
@@ -176,18 +176,6 @@ def test_out_of_range_parameters_get_422(server: Server, path: str, params: dict
     with server.client() as c:
         r = c.get(path, params=params)
     assert r.status_code == 422, r.text
-
-
-def rss_mb(pid: int) -> float:
-    """Resident memory of ``pid`` and all its descendants (the audit pool's workers), in MB."""
-    total = 0.0
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            total += int(line.split()[1]) / 1024
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        for child in (task / "children").read_text().split():
-            total += rss_mb(int(child))
-    return total
 
 
 RSS_BOUND_MB = 600
