@@ -24,9 +24,10 @@ CANDIDATES = 96
 """… this many of them."""
 PAIR_PENALTY = 0.04
 """A two-unit window must beat its better half by this much (as in the verifier)."""
-SOURCES_COMPARED = 24
-"""Per claim, the sources whose best windows are read slot by slot: the best this many, and every
-source the claim cites (a request may have 500 sources; each comparison reads its window's slots)."""
+SOURCES_COMPARED = 16
+"""Per claim, the sources whose best windows are read slot by slot: the best this many (as many as
+the conflict check compares), and every source the claim cites (a request may have 500 sources;
+each comparison reads its window's slots)."""
 EMBED_BUDGET = 64
 """Texts the checks embed per request beyond those already embedded (claims first, at most half):
 past it, a window's meaning is read from its words, as in the verifier."""
