@@ -329,9 +329,11 @@ def build_index(sources: Sequence[Source], *, focus: str = "", max_chars: int | 
             index.postings[key].append(i)
         index.vocabulary.update(unit.keys)
         index.numbers.update(unit.numbers)
-    for source in index.sources:
-        keys = content_keys(analyze(source.text))
-        index.bigrams.update(itertools.pairwise(keys))
+    # Past the budget, only what was read counts (analysing the blanked megabytes costs as much as reading them).
+    groups = itertools.groupby(index.units, key=lambda u: u.source_id)
+    read = [" ".join(u.text for u in g) for _, g in groups] if index.examined < total else [s.text for s in sources]
+    for text in read:
+        index.bigrams.update(itertools.pairwise(content_keys(analyze(text))))
     return index
 
 
