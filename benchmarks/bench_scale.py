@@ -101,7 +101,7 @@ def main() -> None:
         same_spark = sorted(
             ds.dataset(work / "spark.parquet").to_table(columns=["request_hash"])["request_hash"].to_pylist()
         )
-    job = re.search(r"in ([\d.]+) s", spark_err)
+    job = re.search(r"in ([\d.]+)\s+s\b", spark_err)  # rich may wrap the line before "s"
     local_rate = local_rows / local_s
     spark_rate = spark_rows / spark_s
     per_core = spark_rate / args.cores
