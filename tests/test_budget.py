@@ -84,10 +84,12 @@ AT_THE_LIMITS = [name for name in CASES if name != BASELINE]
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", AT_THE_LIMITS)
-def test_hostile_audits_at_the_size_limits_cost_at_most_three_times_a_tenth_of_them(name: str) -> None:
-    """Budgets bound the work: ten times the input must not cost ten times (it cost 10-50x before)."""
+def test_hostile_audits_at_the_size_limits_cost_at_most_four_times_a_tenth_of_them(name: str) -> None:
+    """Budgets bound the work: ten times the input must not cost ten times (it cost 10-50x before).
+
+    Measured 0.1-2.1x; 4x leaves room for CPU-time noise on a loaded machine (about ±25%)."""
     took, base = _cpu(CASES[name]()), _baseline()
-    assert took <= 3 * base, f"{name}: {took:.2f}s CPU vs {base:.2f}s for a benign tenth of the limits"
+    assert took <= 4 * base, f"{name}: {took:.2f}s CPU vs {base:.2f}s for a benign tenth of the limits"
 
 
 def test_a_large_request_leaves_no_whole_source_in_the_text_caches() -> None:
