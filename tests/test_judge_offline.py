@@ -103,3 +103,26 @@ def test_multi_source_claim_cites_evidence_from_both() -> None:
     (claim,) = report.claims
     assert claim.status == "supported"
     assert {e.source_id for e in claim.evidence} == {"a", "b"}
+
+
+def test_a_claim_that_denies_what_the_record_sets_to_false_agrees_with_it() -> None:
+    from ragaudit.align import align, build_index
+    from ragaudit.judges._offline import record_agreement
+    from ragaudit.models import Claim, Source
+
+    record = '{"name": "Luna Grill", "attributes": {"RestaurantsReservations": false, "OutdoorSeating": true}}'
+    index = build_index([Source(id="r", text=record)])
+
+    def agreeing(text: str) -> str | None:
+        unit = record_agreement(align(Claim(id="c1", text=text, start=0, end=len(text), type="factual"), index))
+        return unit.text if unit else None
+
+    assert agreeing("The restaurant does not accept reservations.") == '"RestaurantsReservations": false'
+    assert agreeing("The restaurant accepts reservations.") is None
+    (claim,) = audit("The restaurant accepts reservations.", [record]).claims
+    assert claim.status == "contradicted"
+
+
+def test_not_just_adds_rather_than_denies() -> None:
+    report = audit("It is not just a restaurant but also a deli.", ["The shop is a restaurant and a deli."])
+    assert report.claims[0].status == "supported", report.claims[0].explanation

@@ -22,13 +22,14 @@ def novel_name(name: str, written: str, all_text: str, index: SourceIndex) -> bo
     """A name no source gives, not even word by word or as the initials of one ("EPC" for Energy
     Performance Certificate)."""
     lowered = all_text.lower()
-    if name in lowered:
-        return False
+    if name in lowered or (name.endswith("s") and name[:-1] in lowered):
+        return False  # "Fridays" for "Friday"
     words = [w for w in re.findall(r"[^\W\d_]+", name) if len(w) > 2]
     # A state written out where the source abbreviates it ("California" for "CA") is the same place.
-    words = [w for w in words if not (w in US_STATES and re.search(rf"\b{US_STATES[w]}\b", all_text))]
-    if not words or all(re.search(rf"\b{re.escape(w)}", lowered) for w in words):
+    unstated = [w for w in words if not (w in US_STATES and re.search(rf"\b{US_STATES[w]}\b", all_text))]
+    if words and all(re.search(rf"\b{re.escape(w)}", lowered) for w in unstated):
         return False
+    words = unstated
     known = _source_names(index)
     # Half the words of a longer name suffice when the sources use them as a name ("Saudi Arabia"
     # for "a Saudi general", "President Obama" for "Barack Obama"; not "Corrin Construction" for

@@ -238,6 +238,8 @@ def _read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Sl
             continue  # "no later than" is a bound and "say no" a refusal, not a denial
         if raw == "None" and i:
             continue  # a programming language's null ("base_url=None"), not a denial
+        if lower == "not" and nxt in ("just", "only", "merely", "simply"):
+            continue  # "not just a restaurant but also a deli" adds, it does not deny
         if lower in _NEGATIONS or lower.endswith("n't"):
             negations += 1
             if not slots.negated_head:

@@ -112,12 +112,21 @@ def _coverage(keys: frozenset[str] | set[str], alignment: Alignment, *, words_on
     return sum(w for k, w in weights.items() if k in keys) / total
 
 
+def _positions(index: SourceIndex) -> dict[int, int]:
+    """Each unit's position in the index, built once per index (not once per claim)."""
+    found = index.__dict__.get("_positions")
+    if found is None:
+        found = {id(u): i for i, u in enumerate(index.units)}
+        index.__dict__["_positions"] = found
+    return found
+
+
 def candidate_windows(alignment: Alignment, index: SourceIndex, claim_vector: np.ndarray, k: int = 4) -> list[Window]:
     """Windows about the claim, best first: lexical and semantic neighbours and their pairs."""
     if not index.units:
         return []
     vectors, known = index.__dict__.get("_vectors"), index.__dict__.get("_known")
-    positions = {id(u): i for i, u in enumerate(index.units)}
+    positions = _positions(index)
     chosen: list[int] = [positions[id(u)] for u in alignment.best if id(u) in positions]
     if vectors is None or known is None or not claim_vector.any():
         vectors = np.zeros((len(index.units), 384), dtype=np.float32)
@@ -199,7 +208,7 @@ class Verifier:
         elif len(index.units) <= min(_ALL_UNITS, budget):
             unit_vectors(index)
         else:
-            positions = {id(u): i for i, u in enumerate(index.units)}
+            positions = _positions(index)
             chosen = (positions[id(u)] for a in alignments for u in a.best if id(u) in positions)
             ranked = (i for a in alignments for i in a.ranked[:_PER_CLAIM])
             wanted = list(dict.fromkeys(itertools.chain(chosen, ranked)))

@@ -47,7 +47,7 @@ def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
     claim_cues = alignment.cues
     content = [k for k in alignment.keys if k[0] not in "#@"]
     novel_names = _names(alignment) - index.vocabulary
-    if not claim_cues.negated:
+    if not claim_cues.negated and not claim_cues.negated_heads:
         for unit in alignment.best:
             # A record field set to false ("OutdoorSeating": false) that the claim asserts.
             if unit.leaf and unit.cues.negated and unit.cues.negated_heads and unit.cues.negated_heads <= keys:
@@ -117,6 +117,27 @@ def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
         if conflicts:
             break
     return conflicts
+
+
+def record_agreement(alignment: Alignment) -> Unit | None:
+    """A record field set to false that the claim denies too, when the chosen units cover most of the claim."""
+    cues = alignment.cues
+    if not (cues.negated or cues.negated_heads):
+        return None
+    # The denied verb ("does not *accept*") is what the field's false stands for: count it as covered.
+    covered = set().union(*(u.keys for u in alignment.best)) | cues.negated_heads
+    total = sum(alignment.weights.values()) or 1.0
+    if sum(w for k, w in alignment.weights.items() if k in covered) / total < 0.6:
+        return None
+    keys = set(alignment.keys)
+    return next(
+        (
+            u
+            for u in alignment.best
+            if u.leaf and u.cues.negated and u.cues.negated_heads and u.cues.negated_heads <= keys
+        ),
+        None,
+    )
 
 
 _MEASURES = frozenset(
@@ -343,6 +364,26 @@ class OfflineJudge:
                 explanation=f"Matches {found} in {c.unit.source_id}, but states {c.detail} ({c.kind}).",
                 evidence=evidence,
                 decided_by=f"rule:{c.kind}",
+            )
+        agreeing = record_agreement(alignment) if result.signal == "model" and result.status != "supported" else None
+        if agreeing is not None:
+            # "does not accept reservations" where the record sets "RestaurantsReservations" to false:
+            # the claim denies what the record denies, in other words than the field's name.
+            quote = index.by_id[agreeing.source_id].text[agreeing.start : agreeing.end]
+            return Verdict(
+                status="supported",
+                confidence=round(max(0.6, 1.0 - result.probability), 3),
+                explanation=f"The record sets {_show(agreeing.cues.negated_heads)} to false, as the claim says.",
+                evidence=[
+                    Evidence(
+                        source_id=agreeing.source_id,
+                        start=agreeing.start,
+                        end=agreeing.end,
+                        quote=quote,
+                        relation="supports",
+                    )
+                ],
+                decided_by="rule:record field",
             )
         best = result.windows[0] if result.windows else None
         confidence = result.probability if result.status != "supported" else 1.0 - result.probability
