@@ -140,6 +140,29 @@ def test_the_pool_audits_under_its_config_in_a_worker_process() -> None:
     assert overridden.options.claim_types == ["quantitative"]
 
 
+def _pid_after(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def test_start_returns_once_every_process_has_built_its_auditor() -> None:
+    # Two quarter-second calls sent at once after start(): on two ready processes each takes one; if
+    # one process were still loading its models, the other would take both, one after the other.
+    pool = AuditPool(AuditorConfig(), processes=2)
+
+    async def started_then_two_calls() -> list[int]:
+        await pool.start()
+        loop = asyncio.get_running_loop()
+        executor = pool._pool()
+        return await asyncio.gather(*(loop.run_in_executor(executor, _pid_after, 0.25) for _ in range(2)))
+
+    try:
+        pids = asyncio.run(started_then_two_calls())
+    finally:
+        pool.close()
+    assert len(set(pids)) == 2
+
+
 def test_the_service_settings_make_the_auditor_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     policy = tmp_path / "strict.toml"
     policy.write_text('name = "strict-test"\nthreshold = 0.99\n')

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -47,10 +48,6 @@ def _audit_in_worker(
     request: AuditRequest, risk_level: RiskLevel | None, claim_types: tuple[ClaimType, ...] | None
 ) -> str:
     return worker_auditor(request_config(_config, risk_level, claim_types)).audit(request).to_json()
-
-
-def _ready() -> bool:
-    return True
 
 
 class AuditPool:
@@ -97,7 +94,14 @@ class AuditPool:
             return
         loop = asyncio.get_running_loop()
         pool = self._pool()
-        await asyncio.gather(*(loop.run_in_executor(pool, _ready) for _ in range(self.processes)))
+        # A worker that is up answers at once and can take every call while another still loads its
+        # models, so ask until each process has answered: otherwise the first requests all queue on one.
+        ready: set[int] = set()
+        while True:
+            ready.update(await asyncio.gather(*(loop.run_in_executor(pool, os.getpid) for _ in range(self.processes))))
+            if len(ready) >= self.processes:
+                return
+            await asyncio.sleep(0.05)
 
     async def audit(
         self,
