@@ -739,6 +739,20 @@ def modality_clash(claim: Slots, window_text: str, *, min_shared: int = 3) -> bo
     return False
 
 
+def causal_sides(text: str) -> tuple[str, str] | None:
+    """The claim's text before and after its first causal cue ("X *because* Y"), if it has one."""
+    lowered = text[:_MAX_CHARS].lower()
+    plain = lowered
+    for idiom in _CAUSAL_IDIOMS:
+        plain = plain.replace(idiom, " " * len(idiom))
+    cuts = [m.span() for m in re.finditer(r"[^\W\d_]+", plain) if m.group() in _CAUSAL]
+    cuts += [(k, k + len(p)) for p in _CAUSAL_PHRASES if (k := plain.find(p)) >= 0]
+    if not cuts:
+        return None
+    start, end = min(cuts)
+    return text[:start], text[end:]
+
+
 def unsupported_figures(
     quantities: Sequence[Quantity],
     supported: Callable[[Quantity, list[Quantity]], bool],

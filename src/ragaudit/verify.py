@@ -36,6 +36,7 @@ from ragaudit.slots import (
     MONEY,
     Mismatch,
     Slots,
+    causal_sides,
     compare,
     extract,
     modality_clash,
@@ -110,6 +111,26 @@ def _coverage(keys: frozenset[str] | set[str], alignment: Alignment, *, words_on
     weights = {k: w for k, w in alignment.weights.items() if not (words_only and k[:1] in "#@")}
     total = sum(weights.values()) or 1.0
     return sum(w for k, w in weights.items() if k in keys) / total
+
+
+def _tells_both(claim_text: str, window_text: str, share: float = 0.6) -> bool:
+    """Whether one window holds most of the words on both sides of the claim's causal cue."""
+    sides = causal_sides(claim_text)
+    if sides is None:
+        return False
+    theirs = extract(window_text).stems
+    parts = [extract(side).stems for side in sides]
+    return all(part and len(part & theirs) >= share * len(part) for part in parts)
+
+
+def _around(text: str, name: str, words: int = 4) -> set[str]:
+    """Content stems of the few words right before and after ``name`` in ``text``."""
+    at = text.find(name)
+    if at < 0:
+        return set()
+    before = re.findall(r"[^\W\d_]+", text[max(0, at - 80) : at])[-words:]
+    after = re.findall(r"[^\W\d_]+", text[at + len(name) : at + len(name) + 80])[:words]
+    return extract(" ".join(before)).stems | extract(" ".join(after)).stems
 
 
 def _positions(index: SourceIndex) -> dict[int, int]:
@@ -305,13 +326,15 @@ class Verifier:
             status = "partially_supported" if best.coverage >= 0.5 or best.similarity >= 0.6 else "unsupported"
             return PairResult(status, max(p, 0.7), "added detail", f"no source states '{what}'", windows, [], feats)
         # A causal link must be stated by a window about the claim or by one of the nearest; a claim
-        # that restates one passage nearly word for word keeps that passage's (perhaps implicit) link.
+        # that restates one passage nearly word for word, or whose cause and effect one passage tells
+        # side by side ("stalled after … a fallen object had blocked it"), keeps that passage's link.
         if (
             self.detectors
             and claim.causal
             and not claim.hedged
             and max(w.word_coverage for w in windows) < 0.75
             and not any(extract(w.text).causal for w in [*about[:3], *windows[:2]])
+            and not any(_tells_both(alignment.claim.text, w.text) for w in [*about[:3], *windows[:2]])
         ):
             return PairResult(
                 "unsupported", max(p, 0.7), "causal", "no source states this causal link", windows, [], feats
@@ -427,9 +450,15 @@ class Verifier:
         missing = known or [n for n in missing if any(shape(o) == shape(n) for o in others)]
         similar = window.similarity >= self.model.about_similarity
         if missing and others and window.word_coverage >= 0.6 and similar and len(shared) >= 3:
-            found.append(
-                Mismatch(
-                    "name", f"'{claim.names[missing[0]]}' where the source names '{theirs.names[sorted(others)[0]]}'"
-                )
-            )
+            # The other party must stand where the claim's does: the same words around it ("Dr. Maria
+            # Lopez *led the study*"), not a reporter or a headline elsewhere in the window.
+            swaps = [
+                (n, o)
+                for n in missing
+                for o in sorted(others)
+                if _around(alignment.claim.text, claim.names[n]) & _around(window.text, theirs.names[o])
+            ]
+            if swaps:
+                n, o = swaps[0]
+                found.append(Mismatch("name", f"'{claim.names[n]}' where the source names '{theirs.names[o]}'"))
         return found
