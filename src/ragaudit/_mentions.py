@@ -97,3 +97,13 @@ _WORD_LIMIT = 200_000
 def index_words(text: str) -> frozenset[str]:
     """Lower-cased words of ``text`` (the request's sources, joined)."""
     return frozenset(re.findall(r"[^\W\d_]+", text.lower()))
+
+
+def words_around(text: str, name: str, words: int = 4) -> set[str]:
+    """Content stems of the few words right before and after ``name`` in ``text``."""
+    at = text.find(name)
+    if at < 0:
+        return set()
+    before = re.findall(r"[^\W\d_]+", text[max(0, at - 80) : at])[-words:]
+    after = re.findall(r"[^\W\d_]+", text[at + len(name) : at + len(name) + 80])[:words]
+    return extract(" ".join(before)).stems | extract(" ".join(after)).stems

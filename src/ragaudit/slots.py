@@ -753,6 +753,16 @@ def causal_sides(text: str) -> tuple[str, str] | None:
     return text[:start], text[end:]
 
 
+def sides_told(claim_text: str, window_text: str, share: float = 0.6) -> bool:
+    """Whether one window holds most of the words on both sides of the claim's causal cue."""
+    sides = causal_sides(claim_text)
+    if sides is None:
+        return False
+    theirs = extract(window_text).stems
+    parts = [extract(side).stems for side in sides]
+    return all(part and len(part & theirs) >= share * len(part) for part in parts)
+
+
 def unsupported_figures(
     quantities: Sequence[Quantity],
     supported: Callable[[Quantity, list[Quantity]], bool],

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ragaudit._mentions import counts_list, index_words, novel_name, refers_back
+from ragaudit._mentions import counts_list, index_words, novel_name, refers_back, words_around
 from ragaudit._text import LIGHT_WORDS
 from ragaudit._verifier_model import VerifierModel, load_model
 from ragaudit.align import Alignment, SourceIndex, Unit
@@ -36,13 +36,13 @@ from ragaudit.slots import (
     MONEY,
     Mismatch,
     Slots,
-    causal_sides,
     compare,
     extract,
     modality_clash,
     polarity_clash,
     quantifiers_clash,
     quantity_supported,
+    sides_told,
     unsupported_figures,
 )
 
@@ -111,26 +111,6 @@ def _coverage(keys: frozenset[str] | set[str], alignment: Alignment, *, words_on
     weights = {k: w for k, w in alignment.weights.items() if not (words_only and k[:1] in "#@")}
     total = sum(weights.values()) or 1.0
     return sum(w for k, w in weights.items() if k in keys) / total
-
-
-def _tells_both(claim_text: str, window_text: str, share: float = 0.6) -> bool:
-    """Whether one window holds most of the words on both sides of the claim's causal cue."""
-    sides = causal_sides(claim_text)
-    if sides is None:
-        return False
-    theirs = extract(window_text).stems
-    parts = [extract(side).stems for side in sides]
-    return all(part and len(part & theirs) >= share * len(part) for part in parts)
-
-
-def _around(text: str, name: str, words: int = 4) -> set[str]:
-    """Content stems of the few words right before and after ``name`` in ``text``."""
-    at = text.find(name)
-    if at < 0:
-        return set()
-    before = re.findall(r"[^\W\d_]+", text[max(0, at - 80) : at])[-words:]
-    after = re.findall(r"[^\W\d_]+", text[at + len(name) : at + len(name) + 80])[:words]
-    return extract(" ".join(before)).stems | extract(" ".join(after)).stems
 
 
 def _positions(index: SourceIndex) -> dict[int, int]:
@@ -334,7 +314,7 @@ class Verifier:
             and not claim.hedged
             and max(w.word_coverage for w in windows) < 0.75
             and not any(extract(w.text).causal for w in [*about[:3], *windows[:2]])
-            and not any(_tells_both(alignment.claim.text, w.text) for w in [*about[:3], *windows[:2]])
+            and not any(sides_told(alignment.claim.text, w.text) for w in [*about[:3], *windows[:2]])
         ):
             return PairResult(
                 "unsupported", max(p, 0.7), "causal", "no source states this causal link", windows, [], feats
@@ -456,7 +436,7 @@ class Verifier:
                 (n, o)
                 for n in missing
                 for o in sorted(others)
-                if _around(alignment.claim.text, claim.names[n]) & _around(window.text, theirs.names[o])
+                if words_around(alignment.claim.text, claim.names[n]) & words_around(window.text, theirs.names[o])
             ]
             if swaps:
                 n, o = swaps[0]
