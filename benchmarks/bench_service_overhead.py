@@ -8,6 +8,9 @@
    With no more callers than workers, a wait is not queueing behind another audit.
 2. CPU per request: ``ragaudit serve`` (SQLite) answers ``--requests`` sequential fixed requests;
    CPU seconds of the HTTP process and of its audit processes (``/proc``), per request.
+3. Source locality: CPU per audit of the first ``--rows`` RAGTruth test rows (consecutive rows share
+   their sources: one document, several models' answers) in one process in file order, against
+   two processes each taking every other row, as a pool's processes do when requests alternate.
 
 Bounded; all traffic to 127.0.0.1. Prints JSON.
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import sys
 import tempfile
@@ -28,8 +32,10 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _load import Server, database_url, percentiles
+from _load import ROOT, Server, database_url, percentiles
 from load import REQUEST
+
+DATA = ROOT.parent / "shared" / "benchmarks" / "ragtruth" / "test.jsonl"
 
 
 def _timed_audit(request: Any) -> tuple[int, float, float]:
@@ -112,15 +118,42 @@ def cpu_per_request(requests: int) -> dict[str, float]:
     }
 
 
+def _audit_every(args: tuple[int, int, int]) -> float:
+    from ragaudit import Auditor
+
+    rows, part, step = args
+    with DATA.open() as fh:
+        requests = [json.loads(line) for _, line in zip(range(rows), fh, strict=False)]
+    auditor = Auditor()
+    auditor.audit("The plant opened in 2012.", ["The plant opened in 2012."])  # models loaded
+    started = time.process_time()
+    for row in requests[part::step]:
+        auditor.audit({key: row[key] for key in ("id", "question", "answer", "sources")})
+    return time.process_time() - started
+
+
+def source_locality(rows: int) -> dict[str, float]:
+    """CPU ms per audit: all rows in one process, in order; every other row in each of two processes."""
+    context = multiprocessing.get_context("spawn")
+    out = {}
+    for step in (1, 2):
+        with context.Pool(step) as pool:
+            cpu = pool.map(_audit_every, [(rows, part, step) for part in range(step)])
+        out[f"{step}_process_cpu_ms_per_audit"] = round(1000 * sum(cpu) / rows, 1)
+    return {"rows": rows, **out}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--clients", type=int, default=2)
+    parser.add_argument("--rows", type=int, default=300)
     args = parser.parse_args()
     result = {
         "load_average_before": [round(x, 2) for x in os.getloadavg()],
         "dispatch": asyncio.run(dispatch(args.clients, args.requests)),
         "cpu_per_request": cpu_per_request(args.requests),
+        "source_locality": source_locality(args.rows),
         "load_average_after": [round(x, 2) for x in os.getloadavg()],
     }
     print(json.dumps(result, indent=2))
