@@ -133,7 +133,7 @@ def test_token_budget_escalates_the_rest(llm: FakeLLM) -> None:
 
 
 def test_cascade_sends_only_unsure_claims(llm: FakeLLM) -> None:
-    answer = "The plant opened in 2012. Its managers are very proud of the long heritage."
+    answer = "The plant opened in 2012. It is a large employer in the town."  # the second: offline is unsure
     report = audit(answer, SOURCES, judge=f"cascade:offline,openai-compatible:{llm.url('ok')}#fake")
     judges = [c.judge for c in report.claims]
     assert judges[0] == "offline"  # confident offline verdict kept
