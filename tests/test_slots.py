@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from ragaudit.slots import compare, extract, modality_clash, polarity_clash, quantity_supported, unsupported_figures
+from ragaudit.matching import compare, modality_clash, polarity_clash, quantity_supported, unsupported_figures
+from ragaudit.slots import extract
 
 
 def figures(text: str) -> list[tuple[str, str | None]]:

@@ -13,7 +13,8 @@ import pytest
 
 import ragaudit
 from ragaudit.embed import MAX_TOKENS, MODEL_SHA256, _encoder, embed
-from ragaudit.slots import extract, quantity_supported
+from ragaudit.matching import quantity_supported
+from ragaudit.slots import extract
 
 SOURCE = (
     "The Halvard water treatment plant opened on 14 March 2019 after two years of construction. "

@@ -32,19 +32,16 @@ from ragaudit._text import LIGHT_WORDS
 from ragaudit._verifier_model import VerifierModel, load_model
 from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.embed import embed
-from ragaudit.slots import (
-    MONEY,
+from ragaudit.matching import (
     Mismatch,
-    Slots,
     compare,
-    extract,
     modality_clash,
     polarity_clash,
     quantifiers_clash,
     quantity_supported,
-    sides_told,
     unsupported_figures,
 )
+from ragaudit.slots import MONEY, Slots, extract, sides_told
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,9 +24,10 @@ from ragaudit.align import SourceIndex
 from ragaudit.checks._needs import Need, need_relevance, split_needs
 from ragaudit.checks._support import ClaimEvidence
 from ragaudit.embed import embed
+from ragaudit.matching import quantity_supported
 from ragaudit.models import AbstentionCheck, AuditRequest, ClaimResult
 from ragaudit.segment import Segmentation
-from ragaudit.slots import Quantity, extract, quantity_supported
+from ragaudit.slots import Quantity, extract
 
 _DOCS = (
     r"(?:sources?|passages?|documents?|docs|pages?|documentation|guide|guidance|polic(?:y|ies)|reports?|handbook|"

@@ -15,7 +15,8 @@ import numpy as np
 from ragaudit._verifier_model import load_model
 from ragaudit.align import Alignment, SourceIndex
 from ragaudit.embed import embed
-from ragaudit.slots import Mismatch, Slots, compare, extract
+from ragaudit.matching import Mismatch, compare
+from ragaudit.slots import Slots, extract
 from ragaudit.verify import Window, unit_vectors
 
 MAX_UNITS = 400

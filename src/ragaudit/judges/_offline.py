@@ -22,6 +22,7 @@ from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.errors import ConfigError
 from ragaudit.judges._base import JudgeContext, JudgePrompt, register_judge
 from ragaudit.models import Evidence, EvidenceRelation, Verdict
+from ragaudit.slots import UNIT_WORDS
 from ragaudit.verify import PairResult, Verifier, Window
 
 
@@ -140,88 +141,9 @@ def record_agreement(alignment: Alignment) -> Unit | None:
     )
 
 
-_MEASURES = frozenset(
-    stem(w)
-    for w in [
-        "km",
-        "kilometer",
-        "kilometers",
-        "kilometre",
-        "mile",
-        "miles",
-        "meter",
-        "meters",
-        "metre",
-        "m",
-        "cm",
-        "mm",
-        "inch",
-        "inches",
-        "foot",
-        "feet",
-        "ft",
-        "yard",
-        "yards",
-        "kg",
-        "kilogram",
-        "kilograms",
-        "gram",
-        "grams",
-        "g",
-        "mg",
-        "pound",
-        "pounds",
-        "lb",
-        "lbs",
-        "ounce",
-        "ounces",
-        "oz",
-        "ton",
-        "tons",
-        "tonne",
-        "liter",
-        "liters",
-        "litre",
-        "ml",
-        "gallon",
-        "gallons",
-        "percent",
-        "dollar",
-        "dollars",
-        "usd",
-        "euro",
-        "euros",
-        "pound",
-        "yen",
-        "second",
-        "seconds",
-        "minute",
-        "minutes",
-        "hour",
-        "hours",
-        "day",
-        "days",
-        "week",
-        "weeks",
-        "month",
-        "months",
-        "year",
-        "years",
-        "decade",
-        "decades",
-        "century",
-        "mph",
-        "kph",
-        "celsius",
-        "fahrenheit",
-        "degree",
-        "degrees",
-        "acre",
-        "acres",
-        "hectare",
-        "hectares",
-    ]
-)
+# Units of measure after a number ("3 km" → "3 miles" is a unit change): the slot reader's unit
+# names, plus spans of time it reads otherwise.
+_MEASURES = frozenset(stem(w) for w in UNIT_WORDS | {"decade", "decades", "century", "degree", "degrees", "yen"})
 
 
 def _measure_after(terms: list[Term], number: str) -> str | None:

@@ -1,0 +1,311 @@
+"""Matching a claim's slots against a window's: figures (with what follows from them), dates,
+times, negation and certainty read per clause, and quantifiers.
+
+:mod:`ragaudit.slots` reads the slots; this module decides whether two readings agree. Every
+comparison is bounded: at most :data:`MAX_SLOTS` slots of a claim, a fixed number of operands per
+derivation, and a fixed number of clauses per window.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+
+from ragaudit.slots import MAX_CHARS, Date, Quantity, Slots, extract
+
+_QUANTIFIER_CLASHES = frozenset(
+    {
+        ("all", "some"),
+        ("all", "few"),
+        ("all", "most"),
+        ("all", "none"),
+        ("most", "few"),
+        ("most", "none"),
+        ("many", "few"),
+        ("many", "none"),
+        ("few", "all"),
+        ("few", "most"),
+        ("few", "many"),
+        ("none", "all"),
+        ("none", "most"),
+        ("none", "many"),
+        ("none", "some"),
+        ("none", "few"),
+        ("some", "none"),
+        ("some", "all"),
+        ("many", "all"),
+    }
+)
+"""(claim's quantifier, source's) pairs a careful reader calls a change of meaning: "some patients"
+where the source says "all patients" misstates it, "many" where it says "most" does not."""
+
+
+def quantifiers_clash(claim: set[tuple[str, str]], source: set[tuple[str, str]]) -> bool:
+    """Whether the claim quantifies a noun in a way the source's quantifier of it rules out
+    ("all patients" where the source says "some patients")."""
+    return any(
+        noun == their_noun and q != theirs and (q, theirs) in _QUANTIFIER_CLASHES
+        for q, noun in claim
+        for theirs, their_noun in source
+    )
+
+
+MAX_SLOTS = 64
+"""Slots of one claim compared at most (a claim is a clause; more is an attack, not prose)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    """One slot on which a claim and its evidence disagree."""
+
+    kind: str
+    """number, date, unit, time, name, negation, quantifier, modality or causal."""
+    detail: str
+
+
+def _close(a: float, b: float, approx: bool) -> bool:
+    """Whether stated ``a`` says ``b``: equal, within 10% when hedged ("about"), or ``b`` rounded as
+    ``a`` is written ("58%" for 58.3%, "2.4 million" for 2,430,000; never a year for another)."""
+    if abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1.0):
+        return True
+    if approx:
+        return abs(a - b) <= 0.1 * max(abs(a), abs(b))
+    if not a.is_integer():
+        decimals = len(repr(a).split(".")[1].rstrip("0")) if "." in repr(a) else 0
+        return decimals < 6 and round(b, decimals) == a
+    if round(b) == a and not b.is_integer():
+        return True
+    zeros = len(str(int(abs(a)))) - len(str(int(abs(a))).rstrip("0")) if a else 0
+    year_like = 1500 <= abs(a) <= 2100
+    return zeros >= 2 and not year_like and round(b, -zeros) == a
+
+
+def _derives(a: float, d: float, approx: bool) -> bool:
+    """Whether stated ``a`` is derived figure ``d``; a small count must come out exactly (22 / 5 is not "four")."""
+    if a.is_integer() and abs(a) <= 10 and not approx:
+        return abs(a - d) <= 1e-9
+    return _close(a, d, approx)
+
+
+def derived(
+    values: list[float], limit: int = 12, percents: Sequence[float] = (), operands: Sequence[float] = ()
+) -> frozenset[float]:
+    """Figures that follow from two stated ones by one step of arithmetic (of the first ``limit``);
+    with ``percents``, also a figure's share, reduction or increase by each ("60% off £960" is £384);
+    ``operands`` (the question's figures, the claim's other ones) enter two-figure steps only."""
+    return _derived(tuple(values[:limit]), tuple(percents[:limit]), tuple(operands[:limit]))
+
+
+@lru_cache(maxsize=4096)
+def _derived(
+    vals: tuple[float, ...], percents: tuple[float, ...] = (), operands: tuple[float, ...] = ()
+) -> frozenset[float]:
+    out: set[float] = set()
+    every = tuple(dict.fromkeys(vals + operands))  # a figure stated twice is not two operands
+    for a in every:
+        for pct in percents:
+            if a != pct:
+                out.update({a * pct / 100, a * (100 - pct) / 100, a * (100 + pct) / 100})
+    for a, b in combinations(every, 2):
+        step = {a + b, abs(a - b), a * b}
+        if b:
+            step.add(a / b)
+        if a:
+            step.add(b / a)
+        # A step that gives back an operand (× 1, + 0) derives nothing: "51.2 mph" is not "51.2 km/h × 1".
+        out.update(step - {a, b})
+    for a in vals:
+        out.update({a * 100, a / 100, (a - 1) * 100})
+        # "Twice" and "half" of a small count give every small count: no evidence for "four".
+        out.update(x for x in (a * 2, a / 2) if x > 10 or not x.is_integer())
+        if 0 < a < 3:
+            out.add(round((a - 1) * 100, 6))
+    return frozenset(out)
+
+
+def quantity_supported(
+    q: Quantity,
+    pool: list[Quantity],
+    *,
+    allow_derived: bool = True,
+    times: set[int] | frozenset[int] = frozenset(),
+    operands: Sequence[Quantity] = (),
+) -> bool:
+    """Whether a stated quantity matches (or follows from) one in ``pool`` (or a clock hour in ``times``).
+
+    ``operands`` are figures a derivation may also start from but that never match by themselves
+    (the question's, the claim's own others: "0.6 × 55 = 33").
+    """
+    operands = [o for o in operands if o is not q and (o.start, o.end, o.text) != (q.start, q.end, q.text)]
+    if (
+        q.dimension is None
+        and q.raw.is_integer()
+        and 1 <= q.raw <= 24
+        and any(t // 60 in (q.raw, q.raw + 12) for t in times)
+    ):
+        return True  # "at 11" for 11:00
+    for p in pool:
+        if q.dimension == "time" and p.dimension == "time" and abs(q.value - p.value) <= 0.025 * p.value:
+            return True  # "a month" for 30 days
+        if q.dimension and p.dimension and q.dimension == p.dimension and _close(q.value, p.value, q.approx):
+            return True
+        if (q.dimension is None or p.dimension is None) and _close(q.raw, p.raw, q.approx):
+            return True
+    if not allow_derived:
+        return False
+    if q.dimension == "time" and times:
+        # "four and a half hours" for 9 am until 1:30 pm: the span between two stated clock times.
+        spans = {abs(a - b) * 60 for a, b in combinations(sorted(times)[:12], 2)}
+        if any(abs(q.value - d) <= 0.025 * d for d in spans):
+            return True
+    percents = [p.raw for p in [*pool, *operands] if p.dimension == "percent"]
+    if q.dimension is None:
+        found = derived([p.raw for p in pool], percents=percents, operands=[o.raw for o in operands])
+        return any(_derives(q.raw, d, q.approx) for d in found)
+    # Same-unit figures combine in base units ("1,770 m − 620 m" is 1,150 m, not 1,150 feet); other
+    # figures enter as plain counts ("30 days of 47.8p" is £14.34).
+    values = [p.value if p.dimension == q.dimension else p.raw for p in pool]
+    extra = [o.value if o.dimension == q.dimension else o.raw for o in operands]
+    if any(_derives(q.value, d, q.approx) for d in derived(values, percents=percents, operands=extra)):
+        return True
+    # "172 years" between 1612 and 1784: a count from plain figures.
+    return any(_derives(q.raw, d, q.approx) for d in derived([p.raw for p in pool if p.dimension is None]))
+
+
+_CLAUSE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+|\s(?=\d{1,2}\.\d{1,2}\s)")
+
+
+def polarity_clash(claim: Slots, window_text: str, *, min_shared: int = 3) -> tuple[str, bool] | None:
+    """A predicate the claim asserts and a clause of the window denies, or the reverse.
+
+    Read clause by clause, each negation on the word it governs, so a denial elsewhere in a long
+    passage, or two denials of different things, neither hide nor invent a clash. The clause must
+    share ``min_shared`` words with the claim besides the predicate itself. Returns the predicate's
+    stem and whether the *source* is the side that denies it.
+    """
+    for clause in _CLAUSE_RE.split(window_text[:MAX_CHARS])[:64]:
+        theirs = extract(clause)
+        shared = claim.stems & theirs.stems
+        if len(shared) < 3 or theirs.question:
+            continue
+
+        def enough(head: str, theirs: Slots = theirs, shared: set[str] = shared) -> bool:
+            # Most of the clause, or ``min_shared`` words of it, besides the predicate.
+            rest = len(shared - {head})
+            return rest >= 2 and rest >= min(min_shared, math.ceil(0.5 * len(theirs.stems - {head})))
+
+        # One side denies, the other holds no denial at all: "no outstanding recommendation" and
+        # "doesn't recommend" are two ways of saying one thing, not a clash.
+        if claim.question:
+            return None
+        if not claim.negated_heads and not claim.negated:
+            for head in sorted(theirs.negated_heads - claim.nominal - claim.hypothetical):
+                if head in claim.stems and enough(head):
+                    return head, True
+        if not theirs.negated_heads and not theirs.negated:
+            for head in sorted(claim.negated_heads - theirs.nominal - theirs.hypothetical):
+                if head in theirs.stems and enough(head):
+                    return head, False
+    return None
+
+
+def modality_clash(claim: Slots, window_text: str, *, min_shared: int = 3) -> bool:
+    """Whether the claim states as certain ("will", "must") what a clause about it only hedges ("may")."""
+    if not claim.certain or claim.hedged or claim.unknown:
+        return False
+    for clause in _CLAUSE_RE.split(window_text[:MAX_CHARS])[:64]:
+        theirs = extract(clause)
+        if theirs.hedged and not theirs.certain and len(claim.stems & theirs.stems) >= min_shared:
+            return True
+    return False
+
+
+def unsupported_figures(
+    quantities: Sequence[Quantity],
+    supported: Callable[[Quantity, list[Quantity]], bool],
+    given: Sequence[Quantity] = (),
+) -> list[Quantity]:
+    """The figures ``supported`` rejects, in order of statement.
+
+    Each accepted figure may be an operand for those after it ("0.4 × 70 + 0.6 × 55 = 28 + 33 = 61"),
+    but never for those before: figures the claim makes up cannot vouch for each other.
+    """
+    known = list(given)
+    rejected: list[Quantity] = []
+    for q in quantities[:MAX_SLOTS]:
+        if q.frequency_word or supported(q, known):
+            known.append(q)
+        else:
+            rejected.append(q)
+    return rejected
+
+
+def compare(
+    claim: Slots, window: Slots, sources_pool: list[Quantity], given: Sequence[Quantity] = ()
+) -> list[Mismatch]:
+    """Slots on which ``claim`` disagrees with ``window`` (a window about the same thing).
+
+    ``sources_pool`` holds every quantity of the request's sources: a figure found anywhere is
+    not called a mismatch here (synthesis checks look at where it came from).
+    """
+    found: list[Mismatch] = []
+    times = window.times | claim.times
+    for q in unsupported_figures(
+        claim.quantities,
+        lambda q, known: (
+            quantity_supported(q, window.quantities, times=times, operands=known)
+            or quantity_supported(q, sources_pool, allow_derived=False)
+        ),
+        given,
+    ):
+        year = _year_like(q)
+        stated = [p for p in window.quantities if not p.frequency_word]
+        same_dim = [p for p in stated if p.dimension == q.dimension and _year_like(p) == year]
+        # The same number in another unit: "51.2 mph" where the source has "51.2 km/h".
+        other = [p for p in stated if p.raw == q.raw and p.dimension and p.dimension != q.dimension]
+        other += [p for p in same_dim if p.raw == q.raw and p.text != q.text]
+        if q.dimension and other:
+            found.append(Mismatch("unit", f"'{_fmt(q)}' in another unit than the source's '{_fmt(other[0])}'"))
+            continue
+        if q.dimension is None and q.raw.is_integer() and abs(q.raw) <= 10:
+            # A small count contradicts only a count of the same thing ("two kinds" is not "2025/26").
+            same_dim = [p for p in same_dim if q.noun and p.noun == q.noun]
+        if same_dim:
+            kind = "date" if year else "number"
+            found.append(Mismatch(kind, f"{_fmt(q)} where the source has {_fmt(same_dim[0])}"))
+    for d in claim.dates[:MAX_SLOTS]:
+        if any(_date_eq(d, w) for w in window.dates):
+            continue
+        rivals = [w for w in window.dates if (w.day == d.day and w.day is not None) or w.month == d.month]
+        if rivals:
+            found.append(Mismatch("date", f"{_fmt_date(d)} where the source has {_fmt_date(rivals[0])}"))
+    if claim.times and window.times and not claim.times & window.times:
+        found.append(Mismatch("time", "a different time of day than the source"))
+    return found
+
+
+def _year_like(q: Quantity) -> bool:
+    return q.dimension is None and q.raw.is_integer() and 1500 <= q.raw <= 2100
+
+
+def _date_eq(a: Date, b: Date) -> bool:
+    return (
+        a.month == b.month
+        and (a.day == b.day or a.day is None or b.day is None)
+        and (a.year is None or b.year is None or a.year == b.year)
+    )
+
+
+_MONTH_NAMES = ["", "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+
+def _fmt_date(d: Date) -> str:
+    return " ".join(str(x) for x in (d.day, _MONTH_NAMES[d.month], d.year) if x)
+
+
+def _fmt(q: Quantity) -> str:
+    return q.text if q.text else f"{q.raw:g}"
