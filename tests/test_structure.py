@@ -10,9 +10,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = SRC / "ragaudit"
 MAX_LINES = 450
-# The slot reader (units, durations, dates, names, cues) is one tokenizer loop and its readers; its
-# comparisons live in matching.py and its word lists in data/. Exempt until the readers split.
-LONG_EXEMPT = {"slots.py"}
+LONG_EXEMPT: set[str] = set()
 
 
 def _module_name(path: Path) -> str:

@@ -14,8 +14,9 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
+from ragaudit._slot_data import US_STATES
 from ragaudit.align import SourceIndex
-from ragaudit.slots import US_STATES, extract
+from ragaudit.slots import extract
 
 
 def novel_name(name: str, written: str, all_text: str, index: SourceIndex) -> bool:

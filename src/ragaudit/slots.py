@@ -11,51 +11,14 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import lru_cache
-from importlib import resources
 
+from ragaudit import _slot_data as lex
+from ragaudit._slot_data import Date, Quantity, Slots
 from ragaudit._text import LIGHT_WORDS, STOPWORDS, stem
 
-# --- numbers ------------------------------------------------------------------------------
-_LEXICON = tomllib.loads(resources.files("ragaudit.data").joinpath("slots.toml").read_text(encoding="utf-8"))
-_WORD_NUMBERS: dict[str, float] = _LEXICON["word_numbers"]
-_ORDINALS: dict[str, int] = _LEXICON["ordinals"]
-_SCALES: dict[str, float] = _LEXICON["scales"]
-_MONEY_SCALES: dict[str, float] = _LEXICON["money_scales"]
-_MONTHS: dict[str, int] = _LEXICON["months"]
-_FREQUENCIES: dict[str, str] = _LEXICON["frequencies"]
-UNIT_WORDS = frozenset(name for u in _LEXICON["units"] for name in u["names"] if name.isalpha())
-"""Unit names written as one word ("km", "miles", "percent")."""
-MONEY = frozenset(str(u["dimension"]) for u in _LEXICON["units"] if u["names"][0] in ("£", "$", "€"))
-"""Dimensions of sums of money."""
-US_STATES: dict[str, str] = _LEXICON["us_states"]
-"""Lower-cased US state names and their postal abbreviations (addresses abbreviate them)."""
-_REFERENCES = frozenset(_LEXICON["cues"]["references"])
-_DETERMINERS = frozenset(
-    {"the", "a", "an", "each", "every", "this", "that", "its", "their", "your", "his", "her", "our", "my"}
-)
-_CONDITIONS = frozenset({"without", "unless", "except", "until"})
-_HYPOTHETICAL = frozenset({"if", "provided", "unless", "so", "whether", "when", "once", "lest", "even"})
-_PRONOUN_ONE_BEFORE = frozenset(
-    {"the", "this", "that", "which", "each", "any", "no", "another", "every", "a", "new", "other"}
-)
-_UNITS: dict[str, tuple[str, float]] = {
-    name: (str(u["dimension"]), float(u["factor"])) for u in _LEXICON["units"] for name in u["names"]
-}
-"""Unit → (dimension, factor to the dimension's base unit)."""
-_QUANTIFIER_CLASS: dict[str, str] = _LEXICON["quantifiers"]
-_CUES = {name: frozenset(words) for name, words in _LEXICON["cues"].items() if not name.endswith("phrases")}
-_APPROX = _CUES["approx"]
-_WEEKDAYS = _CUES["weekdays"]
-_NEGATIONS = _CUES["negations"]
-_HEDGES = _CUES["hedges"]
-_CERTAIN = _CUES["certain"]
-_CAUSAL = _CUES["causal"]
-_CAUSAL_PHRASES: tuple[str, ...] = tuple(_LEXICON["cues"]["causal_phrases"])
-_CAUSAL_IDIOMS: tuple[str, ...] = tuple(_LEXICON["cues"]["causal_idioms"])
-_UNKNOWN_PHRASES: tuple[str, ...] = tuple(_LEXICON["cues"]["unknown_phrases"])
+__all__ = ["MAX_CHARS", "Date", "Quantity", "Slots", "extract"]
 
 # One token: a clock time, a number (with thousands separators and decimals, an optional
 # currency sign before and % after), or a word. Alternatives never overlap at one position.
@@ -70,72 +33,6 @@ _TOKEN_RE = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Quantity:
-    """A number as stated, with its unit converted to the dimension's base unit."""
-
-    value: float
-    """In base units when ``dimension`` is set, else as written."""
-    raw: float
-    dimension: str | None
-    approx: bool
-    start: int
-    end: int
-    text: str
-    noun: str = ""
-    """Stem of the word right after a plain count ("five *cases*"), else empty."""
-
-    @property
-    def frequency_word(self) -> bool:
-        """Read from one adverb ("hourly"): support for a claim's rate, never itself a detail to check."""
-        return self.text.lower() in _FREQUENCIES
-
-
-@dataclass(frozen=True, slots=True)
-class Date:
-    """A calendar date as stated: day and month, and the year when written."""
-
-    day: int | None
-    month: int
-    year: int | None
-    start: int
-    end: int
-    text: str
-
-
-@dataclass(slots=True)
-class Slots:
-    """Everything :func:`compare` looks at in one sentence."""
-
-    quantities: list[Quantity] = field(default_factory=list)
-    dates: list[Date] = field(default_factory=list)
-    times: set[int] = field(default_factory=set)
-    """Minutes after midnight of clock times."""
-    years: set[int] = field(default_factory=set)
-    names: dict[str, str] = field(default_factory=dict)
-    """Lower-cased name (one or more capitalised words) → as written."""
-    negated: bool = False
-    negated_stems: set[str] = field(default_factory=set)
-    negated_head: str = ""
-    negated_heads: set[str] = field(default_factory=set)
-    hypothetical: set[str] = field(default_factory=set)
-    """Stems inside a condition, purpose or indirect question ("if …,", "so that …", "whether …"): not asserted."""
-    question: bool = False
-    nominal: set[str] = field(default_factory=set)
-    """Stems used as nouns ("5 *marks*", "of the *mark*"): things, not predicates a negation could deny."""
-    """Stems each negation applies to (its first content word), unless a "without"/"unless" turns it into a condition."""
-    """The first content word a negation denies ("not *damaged*")."""
-    quantifiers: set[str] = field(default_factory=set)
-    quantified: set[tuple[str, str]] = field(default_factory=set)
-    """(quantifier class, the content word it applies to): ("all", "patient")."""
-    hedged: bool = False
-    certain: bool = False
-    causal: bool = False
-    unknown: bool = False
-    """States that something is not known or still open ("under investigation", "unclear")."""
-    stems: set[str] = field(default_factory=set)
-
-
 def _number_value(token: str) -> float | None:
     clean = token.lstrip("£$€").replace(",", "")
     try:
@@ -147,12 +44,12 @@ def _number_value(token: str) -> float | None:
 
 def _word_number(word: str) -> float | None:
     lower = word.lower()
-    if lower in _WORD_NUMBERS:
-        return float(_WORD_NUMBERS[lower])
+    if lower in lex.WORD_NUMBERS:
+        return float(lex.WORD_NUMBERS[lower])
     if "-" in lower:
         parts = lower.split("-")
-        if all(p in _WORD_NUMBERS for p in parts) and len(parts) == 2:
-            return float(_WORD_NUMBERS[parts[0]] + _WORD_NUMBERS[parts[1]])
+        if all(p in lex.WORD_NUMBERS for p in parts) and len(parts) == 2:
+            return float(lex.WORD_NUMBERS[parts[0]] + lex.WORD_NUMBERS[parts[1]])
     return None
 
 
@@ -168,13 +65,13 @@ def extract(text: str) -> Slots:
     lowered = text.lower()
     words = [t[1].lower() for t in tokens if t[0] == "word"]
     slots.stems = {stem(w) for w in words if w not in STOPWORDS and w not in LIGHT_WORDS}
-    slots.unknown = any(p in lowered for p in _UNKNOWN_PHRASES)
-    slots.hedged = any(w in _HEDGES for w in words) or "up to" in lowered
-    slots.certain = any(w in _CERTAIN for w in words)
+    slots.unknown = any(p in lowered for p in lex.UNKNOWN_PHRASES)
+    slots.hedged = any(w in lex.HEDGES for w in words) or "up to" in lowered
+    slots.certain = any(w in lex.CERTAIN for w in words)
     plain = lowered
-    for idiom in _CAUSAL_IDIOMS:
+    for idiom in lex.CAUSAL_IDIOMS:
         plain = plain.replace(idiom, " ")
-    slots.causal = any(w in _CAUSAL for w in words) or any(p in plain for p in _CAUSAL_PHRASES)
+    slots.causal = any(w in lex.CAUSAL for w in words) or any(p in plain for p in lex.CAUSAL_PHRASES)
     _read_polarity(text[:MAX_CHARS], tokens, slots)
     slots.question = text.rstrip().endswith("?")
     _read_names(text, tokens, slots)
@@ -215,21 +112,21 @@ def _read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Sl
         if kind != "word":
             continue
         lower = raw.lower().replace("’", "'")
-        if lower in _HYPOTHETICAL and start > scope_end:
+        if lower in lex.HYPOTHETICAL and start > scope_end:
             stops = [p for p in (text.find(c, start) for c in ",;:.?!") if p >= 0]
             scope_end = min(stops, default=len(text))
         hypothetical = start < scope_end
         if hypothetical and lower not in STOPWORDS:
             slots.hypothetical.add(stem(lower))
-        if lower in _QUANTIFIER_CLASS:
-            slots.quantifiers.add(_QUANTIFIER_CLASS[lower])
+        if lower in lex.QUANTIFIER_CLASS:
+            slots.quantifiers.add(lex.QUANTIFIER_CLASS[lower])
             after = [t[1].lower() for t in tokens[i + 1 : i + 5] if t[0] == "word"]
             noun = next((stem(w) for w in after if w not in STOPWORDS and w not in LIGHT_WORDS), "")
             if noun:
-                slots.quantified.add((_QUANTIFIER_CLASS[lower], noun))
+                slots.quantified.add((lex.QUANTIFIER_CLASS[lower], noun))
         nxt = tokens[i + 1][1].lower() if i + 1 < len(tokens) else ""
         prev = tokens[i - 1][1].lower() if i else ""
-        if prev in _DETERMINERS:
+        if prev in lex.DETERMINERS:
             slots.nominal.add(stem(lower))
         if lower == "no" and (
             nxt in ("later", "earlier", "sooner", "more", "less", "fewer", "longer", "than")
@@ -240,7 +137,7 @@ def _read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Sl
             continue  # a programming language's null ("base_url=None"), not a denial
         if lower == "not" and nxt in ("just", "only", "merely", "simply"):
             continue  # "not just a restaurant but also a deli" adds, it does not deny
-        if lower in _NEGATIONS or lower.endswith("n't"):
+        if lower in lex.NEGATIONS or lower.endswith("n't"):
             negations += 1
             if not slots.negated_head:
                 following_head = [t[1].lower() for t in tokens[i + 1 : i + 6] if t[0] == "word"]
@@ -252,7 +149,7 @@ def _read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Sl
             # "may not share … without consent" permits sharing on a condition: neither "share" nor
             # "consent" is denied.
             condition = next(
-                (k for k in range(i + 1, min(len(tokens), i + 12)) if tokens[k][1].lower() in _CONDITIONS), None
+                (k for k in range(i + 1, min(len(tokens), i + 12)) if tokens[k][1].lower() in lex.CONDITIONS), None
             )
             if condition is not None:
                 conditioned.add(condition)
@@ -278,14 +175,14 @@ def _read_names(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots
         initial = i == 0 or before[-1:] in (".", "!", "?", ":", "\n", "•", "-", "*", '"', "“")
         lower = raw.lower()
         capital = (
-            kind == "word" and raw[:1].isupper() and lower not in _MONTHS and lower not in _WEEKDAYS
-        ) and lower not in _UNITS
+            kind == "word" and raw[:1].isupper() and lower not in lex.MONTHS and lower not in lex.WEEKDAYS
+        ) and lower not in lex.UNITS
         if run and text[run[-1][2] : start].strip():
             flush()  # "Buffalo, New York": punctuation ends a name
-        if capital and lower not in STOPWORDS and lower not in _NEGATIONS and lower not in LIGHT_WORDS:
+        if capital and lower not in STOPWORDS and lower not in lex.NEGATIONS and lower not in LIGHT_WORDS:
             nxt = tokens[i + 1] if i + 1 < len(tokens) else None
             joined = nxt is not None and nxt[1][:1].isupper() and not text[end : nxt[2]].strip()
-            if initial and not run and (not joined or lower in _WORD_NUMBERS):
+            if initial and not run and (not joined or lower in lex.WORD_NUMBERS):
                 # A capitalised first word alone ("However", "Overall", "Three") starts a sentence.
                 flush()
                 continue
@@ -302,26 +199,26 @@ def _unit_at(tokens: list[tuple[str, str, int, int]], j: int) -> tuple[str | Non
     first = tokens[j][1].lower()
     if j + 2 < len(tokens) and tokens[j + 1][1] == "/":
         pair = f"{first}/{tokens[j + 2][1].lower()}"
-        if pair in _UNITS:
+        if pair in lex.UNITS:
             return pair, 3
-        if first in _UNITS and tokens[j + 2][0] == "word":
+        if first in lex.UNITS and tokens[j + 2][0] == "word":
             return first, 3  # "7.8 t/ha": a rate per something; compare the numerator
     if first == "/" and j + 1 < len(tokens):
         per = tokens[j + 1][1].lower()
-        if per in _UNITS and _UNITS[per][0] == "time":
+        if per in lex.UNITS and lex.UNITS[per][0] == "time":
             return f"/{per}", 2
     if j + 2 < len(tokens):
         three = f"{first} {tokens[j + 1][1].lower()} {tokens[j + 2][1].lower()}"
-        if three in _UNITS:
+        if three in lex.UNITS:
             return three, 3  # "miles per hour"
     if j + 1 < len(tokens):
         two = f"{first} {tokens[j + 1][1].lower()}"
-        if two in _UNITS:
+        if two in lex.UNITS:
             return two, 2
     if first == "°" and j + 1 < len(tokens):
         degree = f"°{tokens[j + 1][1][:1].lower()}"
-        return (degree, 2) if degree in _UNITS else (None, 0)
-    if first in _UNITS:
+        return (degree, 2) if degree in lex.UNITS else (None, 0)
+    if first in lex.UNITS:
         return first, 1
     return None, 0
 
@@ -374,9 +271,9 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
             hyphen_unit = None
             if value is None and "-" in lower:
                 head, _, tail = lower.partition("-")
-                if head in _WORD_NUMBERS and (tail in _UNITS or tail.rstrip("s") in _UNITS):
-                    value, hyphen_unit = float(_WORD_NUMBERS[head]), tail if tail in _UNITS else tail.rstrip("s")
-            if lower == "one" and i and tokens[i - 1][1].lower() in _PRONOUN_ONE_BEFORE:
+                if head in lex.WORD_NUMBERS and (tail in lex.UNITS or tail.rstrip("s") in lex.UNITS):
+                    value, hyphen_unit = float(lex.WORD_NUMBERS[head]), tail if tail in lex.UNITS else tail.rstrip("s")
+            if lower == "one" and i and tokens[i - 1][1].lower() in lex.PRONOUN_ONE_BEFORE:
                 value = None  # "the one to check", "which one": a pronoun, not a count
             if lower == "half":
                 nxt_word = tokens[i + 1][1].lower() if i + 1 < n else ""
@@ -386,34 +283,34 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
             if lower in ("a", "an") and (i == 0 or tokens[i - 1][1].lower() not in ("half", "quarter")):
                 # "an hour", "a day": a unit with an article counts as one.
                 article_unit, _ = _unit_at(tokens, i + 1)
-                if article_unit and _UNITS[article_unit][0] == "time":
+                if article_unit and lex.UNITS[article_unit][0] == "time":
                     value = 1.0
-        if value is None and kind == "word" and lower in _ORDINALS and i + 1 < n:
+        if value is None and kind == "word" and lower in lex.ORDINALS and i + 1 < n:
             period = _period(tokens, i, i + 1, 0.0)
             if period is not None:
                 slots.quantities.append(Quantity(period, period, "period", True, start, tokens[i + 1][3], raw))
                 i += 2
                 continue
-        if value is None and kind == "word" and lower in _FREQUENCIES:
+        if value is None and kind == "word" and lower in lex.FREQUENCIES:
             # "hourly" is once an hour.
             slots.quantities.append(
-                Quantity(1 / _UNITS[_FREQUENCIES[lower]][1], 1.0, "rate/time", False, start, end, "")
+                Quantity(1 / lex.UNITS[lex.FREQUENCIES[lower]][1], 1.0, "rate/time", False, start, end, "")
             )
             i += 1
             continue
         if value is None:
-            if kind == "word" and lower in _MONTHS and not (lower == "may" and not _near_number(tokens, i)):
+            if kind == "word" and lower in lex.MONTHS and not (lower == "may" and not _near_number(tokens, i)):
                 _read_date(tokens, i, slots)
             i += 1
             continue
         j = i + 1
         if j < n and tokens[j][0] == "word" and tokens[j][3] - tokens[j][2] <= 8:
             scale_word = tokens[j][1].lower()
-            if scale_word in _SCALES:
-                value *= _SCALES[scale_word]
+            if scale_word in lex.SCALES:
+                value *= lex.SCALES[scale_word]
                 j += 1
-            elif currency and scale_word in _MONEY_SCALES:
-                value *= _MONEY_SCALES[scale_word]
+            elif currency and scale_word in lex.MONEY_SCALES:
+                value *= lex.MONEY_SCALES[scale_word]
                 j += 1
         if kind == "num" and 1500 <= value <= 2100 and float(value).is_integer() and currency is None:
             slots.years.add(int(value))
@@ -438,11 +335,11 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
         if unit is None and j < n and tokens[j][1].lower() in ("of", "a", "an", "per") and j + 1 < n:
             # "half of an hour", "an hour and a half" is read from the unit before.
             nxt, w2 = _unit_at(tokens, j + 1)
-            if nxt and _UNITS.get(nxt, ("", 0))[0] == "time" and lower in ("half", "quarter"):
+            if nxt and lex.UNITS.get(nxt, ("", 0))[0] == "time" and lower in ("half", "quarter"):
                 unit, width = nxt, w2 + 1
         if unit is None and j + 1 < n and tokens[j][1].lower() in ("per", "a", "an", "each", "every"):
             per_unit, per_width = _unit_at(tokens, j + 1)
-            if per_unit and _UNITS[per_unit][0] == "time":
+            if per_unit and lex.UNITS[per_unit][0] == "time":
                 unit, width = f"/{per_unit}", per_width + 1
         elif (
             unit is None
@@ -451,18 +348,18 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
             and tokens[j + 1][1].lower() in ("per", "a", "an", "each", "every")
         ):
             per_unit, per_width = _unit_at(tokens, j + 2)
-            if per_unit and _UNITS[per_unit][0] == "time":
+            if per_unit and lex.UNITS[per_unit][0] == "time":
                 unit, width = f"/{per_unit}", per_width + 2
         dimension = None
         base = value
         if currency:
-            dimension, factor = _UNITS[currency]
+            dimension, factor = lex.UNITS[currency]
             base = value * factor
         elif unit and unit.startswith("/"):
-            dimension = f"rate/{_UNITS[unit[1:]][0]}"
-            base = value / _UNITS[unit[1:]][1]
+            dimension = f"rate/{lex.UNITS[unit[1:]][0]}"
+            base = value / lex.UNITS[unit[1:]][1]
         elif unit:
-            dimension, factor = _UNITS[unit]
+            dimension, factor = lex.UNITS[unit]
             base = value * factor
         if kind == "word" and lower == "half" and unit is None and i >= 2 and tokens[i - 2][1].lower() == "and":
             # "an hour and a half", "two days and a half": the quantity before grows by half its unit.
@@ -474,9 +371,9 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
                 )
                 i += 1
                 continue
-        approx = any(t[1].lower() in _APPROX for t in tokens[max(0, i - 3) : i])
+        approx = any(t[1].lower() in lex.APPROX for t in tokens[max(0, i - 3) : i])
         last = tokens[min(n - 1, j + width - 1)] if width else tokens[j - 1]
-        if dimension is None and i and tokens[i - 1][1].lower() in _REFERENCES:
+        if dimension is None and i and tokens[i - 1][1].lower() in lex.REFERENCES:
             i = j + width  # "Passage 2", "source 3": which text, not a figure
             continue
         after = j + width if width else j
@@ -484,7 +381,7 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
         if noun:
             slots.nominal.add(noun)
         slots.quantities.append(Quantity(base, value, dimension, approx, start, last[3], raw, noun))
-        if kind == "num" and value.is_integer() and 1 <= value <= 31 and j < n and tokens[j][1].lower() in _MONTHS:
+        if kind == "num" and value.is_integer() and 1 <= value <= 31 and j < n and tokens[j][1].lower() in lex.MONTHS:
             _read_date(tokens, j, slots)
             i = j + 1
             continue
@@ -499,7 +396,7 @@ def _period(tokens: list[tuple[str, str, int, int]], i: int, j: int, value: floa
     nxt = tokens[j][1].lower()
     if kind == "num" and nxt == "s" and tokens[j][2] == tokens[i][3] and value.is_integer():
         return value if 1000 <= value <= 2100 and value % 10 == 0 else None
-    ordinal = _ORDINALS.get(raw.lower()) if kind == "word" else None
+    ordinal = lex.ORDINALS.get(raw.lower()) if kind == "word" else None
     if kind == "num" and nxt in ("st", "nd", "rd", "th") and j + 1 < len(tokens):
         ordinal, nxt = int(value), tokens[j + 1][1].lower()
     if ordinal and 1 <= ordinal <= 21 and nxt in ("century", "centuries"):
@@ -512,7 +409,7 @@ def _near_number(tokens: list[tuple[str, str, int, int]], i: int) -> bool:
 
 
 def _read_date(tokens: list[tuple[str, str, int, int]], i: int, slots: Slots) -> None:
-    month = _MONTHS[tokens[i][1].lower()]
+    month = lex.MONTHS[tokens[i][1].lower()]
     day: int | None = None
     year: int | None = None
     start, end = tokens[i][2], tokens[i][3]
@@ -523,8 +420,8 @@ def _read_date(tokens: list[tuple[str, str, int, int]], i: int, slots: Slots) ->
     elif after and after[0] == "num" and after[1].isdecimal() and 1 <= int(after[1]) <= 31:
         day, end = int(after[1]), after[3]
         after = tokens[i + 2] if i + 2 < len(tokens) else None
-    elif before and before[0] == "word" and before[1].lower() in _ORDINALS:
-        day, start = _ORDINALS[before[1].lower()], before[2]
+    elif before and before[0] == "word" and before[1].lower() in lex.ORDINALS:
+        day, start = lex.ORDINALS[before[1].lower()], before[2]
     nxt = after if after and after[0] == "num" else (tokens[i + 2] if i + 2 < len(tokens) else None)
     if nxt and nxt[0] == "num" and nxt[1].isdecimal() and len(nxt[1]) == 4 and 1500 <= int(nxt[1]) <= 2100:
         year, end = int(nxt[1]), nxt[3]
@@ -532,27 +429,3 @@ def _read_date(tokens: list[tuple[str, str, int, int]], i: int, slots: Slots) ->
 
 
 # --- comparison ---------------------------------------------------------------------------
-
-
-def causal_sides(text: str) -> tuple[str, str] | None:
-    """The claim's text before and after its first causal cue ("X *because* Y"), if it has one."""
-    lowered = text[:MAX_CHARS].lower()
-    plain = lowered
-    for idiom in _CAUSAL_IDIOMS:
-        plain = plain.replace(idiom, " " * len(idiom))
-    cuts = [m.span() for m in re.finditer(r"[^\W\d_]+", plain) if m.group() in _CAUSAL]
-    cuts += [(k, k + len(p)) for p in _CAUSAL_PHRASES if (k := plain.find(p)) >= 0]
-    if not cuts:
-        return None
-    start, end = min(cuts)
-    return text[:start], text[end:]
-
-
-def sides_told(claim_text: str, window_text: str, share: float = 0.6) -> bool:
-    """Whether one window holds most of the words on both sides of the claim's causal cue."""
-    sides = causal_sides(claim_text)
-    if sides is None:
-        return False
-    theirs = extract(window_text).stems
-    parts = [extract(side).stems for side in sides]
-    return all(part and len(part & theirs) >= share * len(part) for part in parts)

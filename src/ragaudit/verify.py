@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from ragaudit._mentions import counts_list, index_words, novel_name, refers_back, words_around
+from ragaudit._slot_data import MONEY
 from ragaudit._text import LIGHT_WORDS
 from ragaudit._verifier_model import VerifierModel, load_model
 from ragaudit.align import Alignment, SourceIndex, Unit
@@ -39,9 +40,10 @@ from ragaudit.matching import (
     polarity_clash,
     quantifiers_clash,
     quantity_supported,
+    sides_told,
     unsupported_figures,
 )
-from ragaudit.slots import MONEY, Slots, extract, sides_told
+from ragaudit.slots import Slots, extract
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,115 @@
+"""The slot lexicon (``data/slots.toml`` as typed tables) and the slot records the reader fills.
+
+:mod:`ragaudit.slots` reads sentences into :class:`Slots`; :mod:`ragaudit.matching` compares them.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+
+# --- the lexicon ------------------------------------------------------------------------------
+LEXICON = tomllib.loads(resources.files("ragaudit.data").joinpath("slots.toml").read_text(encoding="utf-8"))
+WORD_NUMBERS: dict[str, float] = LEXICON["word_numbers"]
+ORDINALS: dict[str, int] = LEXICON["ordinals"]
+SCALES: dict[str, float] = LEXICON["scales"]
+MONEY_SCALES: dict[str, float] = LEXICON["money_scales"]
+MONTHS: dict[str, int] = LEXICON["months"]
+FREQUENCIES: dict[str, str] = LEXICON["frequencies"]
+UNIT_WORDS = frozenset(name for u in LEXICON["units"] for name in u["names"] if name.isalpha())
+"""Unit names written as one word ("km", "miles", "percent")."""
+MONEY = frozenset(str(u["dimension"]) for u in LEXICON["units"] if u["names"][0] in ("£", "$", "€"))
+"""Dimensions of sums of money."""
+US_STATES: dict[str, str] = LEXICON["us_states"]
+"""Lower-cased US state names and their postal abbreviations (addresses abbreviate them)."""
+REFERENCES = frozenset(LEXICON["cues"]["references"])
+DETERMINERS = frozenset(
+    {"the", "a", "an", "each", "every", "this", "that", "its", "their", "your", "his", "her", "our", "my"}
+)
+CONDITIONS = frozenset({"without", "unless", "except", "until"})
+HYPOTHETICAL = frozenset({"if", "provided", "unless", "so", "whether", "when", "once", "lest", "even"})
+PRONOUN_ONE_BEFORE = frozenset(
+    {"the", "this", "that", "which", "each", "any", "no", "another", "every", "a", "new", "other"}
+)
+UNITS: dict[str, tuple[str, float]] = {
+    name: (str(u["dimension"]), float(u["factor"])) for u in LEXICON["units"] for name in u["names"]
+}
+"""Unit → (dimension, factor to the dimension's base unit)."""
+QUANTIFIER_CLASS: dict[str, str] = LEXICON["quantifiers"]
+CUES = {name: frozenset(words) for name, words in LEXICON["cues"].items() if not name.endswith("phrases")}
+APPROX = CUES["approx"]
+WEEKDAYS = CUES["weekdays"]
+NEGATIONS = CUES["negations"]
+HEDGES = CUES["hedges"]
+CERTAIN = CUES["certain"]
+CAUSAL = CUES["causal"]
+CAUSAL_PHRASES: tuple[str, ...] = tuple(LEXICON["cues"]["causal_phrases"])
+CAUSAL_IDIOMS: tuple[str, ...] = tuple(LEXICON["cues"]["causal_idioms"])
+UNKNOWN_PHRASES: tuple[str, ...] = tuple(LEXICON["cues"]["unknown_phrases"])
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """A number as stated, with its unit converted to the dimension's base unit."""
+
+    value: float
+    """In base units when ``dimension`` is set, else as written."""
+    raw: float
+    dimension: str | None
+    approx: bool
+    start: int
+    end: int
+    text: str
+    noun: str = ""
+    """Stem of the word right after a plain count ("five *cases*"), else empty."""
+
+    @property
+    def frequency_word(self) -> bool:
+        """Read from one adverb ("hourly"): support for a claim's rate, never itself a detail to check."""
+        return self.text.lower() in FREQUENCIES
+
+
+@dataclass(frozen=True, slots=True)
+class Date:
+    """A calendar date as stated: day and month, and the year when written."""
+
+    day: int | None
+    month: int
+    year: int | None
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(slots=True)
+class Slots:
+    """Everything :func:`compare` looks at in one sentence."""
+
+    quantities: list[Quantity] = field(default_factory=list)
+    dates: list[Date] = field(default_factory=list)
+    times: set[int] = field(default_factory=set)
+    """Minutes after midnight of clock times."""
+    years: set[int] = field(default_factory=set)
+    names: dict[str, str] = field(default_factory=dict)
+    """Lower-cased name (one or more capitalised words) → as written."""
+    negated: bool = False
+    negated_stems: set[str] = field(default_factory=set)
+    negated_head: str = ""
+    negated_heads: set[str] = field(default_factory=set)
+    hypothetical: set[str] = field(default_factory=set)
+    """Stems inside a condition, purpose or indirect question ("if …,", "so that …", "whether …"): not asserted."""
+    question: bool = False
+    nominal: set[str] = field(default_factory=set)
+    """Stems used as nouns ("5 *marks*", "of the *mark*"): things, not predicates a negation could deny."""
+    """Stems each negation applies to (its first content word), unless a "without"/"unless" turns it into a condition."""
+    """The first content word a negation denies ("not *damaged*")."""
+    quantifiers: set[str] = field(default_factory=set)
+    quantified: set[tuple[str, str]] = field(default_factory=set)
+    """(quantifier class, the content word it applies to): ("all", "patient")."""
+    hedged: bool = False
+    certain: bool = False
+    causal: bool = False
+    unknown: bool = False
+    """States that something is not known or still open ("under investigation", "unclear")."""
+    stems: set[str] = field(default_factory=set)
