@@ -126,3 +126,21 @@ def test_a_claim_that_denies_what_the_record_sets_to_false_agrees_with_it() -> N
 def test_not_just_adds_rather_than_denies() -> None:
     report = audit("It is not just a restaurant but also a deli.", ["The shop is a restaurant and a deli."])
     assert report.claims[0].status == "supported", report.claims[0].explanation
+
+
+def test_no_embeddings_reaches_the_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """offline:no-embeddings is the fast mode: neither the verifier nor the checks after it embed."""
+    import ragaudit.embed as embedding
+
+    def forbidden(batch: list[list[int]]) -> None:
+        raise AssertionError(f"{len(batch)} texts embedded")
+
+    monkeypatch.setattr(embedding._encoder(), "_run", forbidden)
+    report = audit(
+        "The Zorvane plant opened in 2012 [1].",
+        [{"id": "1", "text": "The Zorvane plant opened in 2012 and employs 500 people."}],
+        question="When did the Zorvane plant open?",
+        judge="offline:no-embeddings",
+    )
+    assert report.claims[0].status == "supported"
+    assert report.abstention is not None and not report.abstention.query_has_gap

@@ -163,7 +163,9 @@ class Auditor:
             )
             for c, v in zip(claims, verdicts, strict=True)
         ]
-        outcome = checks.run_checks(request, seg, alignments, results, index)
+        # A judge that reads meaning from words alone (offline:no-embeddings) makes the checks do so too.
+        embeddings = getattr(self.judge, "embeddings", True)
+        outcome = checks.run_checks(request, seg, alignments, results, index, embeddings=embeddings)
         calibration = self.calibration
         if calibration is not None:
             outcome.claims = [

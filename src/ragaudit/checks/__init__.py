@@ -137,9 +137,11 @@ def run_checks(
     alignments: Sequence[Alignment],
     claims: list[ClaimResult],
     index: SourceIndex,
+    *,
+    embeddings: bool = True,
 ) -> CheckOutcome:
-    """Run every check over one audited request."""
-    evidence = claim_evidence(list(alignments), index)
+    """Run every check over one audited request (``embeddings=False``: meaning read from words alone)."""
+    evidence = claim_evidence(list(alignments), index, embeddings=embeddings)
     amended = [
         _apply_synthesis(claim, alignment, ev, index, request.answer)
         for claim, alignment, ev in zip(claims, alignments, evidence, strict=True)
@@ -178,7 +180,7 @@ def run_checks(
     abstention: AbstentionCheck | None = None
     invented: set[str] = set()
     if request.question:
-        abstention, filled = check_abstention(request, segmentation, amended, index, evidence)
+        abstention, filled = check_abstention(request, segmentation, amended, index, evidence, embeddings=embeddings)
         invented = set(filled)
         for i, claim in enumerate(amended):
             if claim.id in invented and claim.status != "unsupported":

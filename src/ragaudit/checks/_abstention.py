@@ -116,6 +116,8 @@ def find_gaps(
     claims: Sequence[ClaimResult],
     index: SourceIndex,
     evidence: Sequence[ClaimEvidence] | None = None,
+    *,
+    embeddings: bool = True,
 ) -> tuple[list[Gap], bool]:
     """The question's unanswered asks, and whether the answer abstains anywhere."""
     assert request.question is not None
@@ -124,9 +126,14 @@ def find_gaps(
         return [], False
     subject = frozenset.intersection(*(n.keys for n in needs)) if len(needs) > 1 else frozenset()
     spans = abstention_spans(request.answer, segmentation)
-    need_vectors = embed([n.text for n in needs])
-    span_vectors = embed([request.answer[a:b] for a, b in spans]) if spans else np.zeros((0, need_vectors.shape[1]))
-    claim_vectors = embed([c.text for c in claims]) if claims else np.zeros((0, need_vectors.shape[1]))
+
+    def vectors(texts: list[str]) -> np.ndarray:
+        # Without embeddings, meaning is read from the words (the fit below and the missing words).
+        return embed(texts) if texts and embeddings else np.zeros((len(texts), 384), dtype=np.float32)
+
+    need_vectors = vectors([n.text for n in needs])
+    span_vectors = vectors([request.answer[a:b] for a, b in spans])
+    claim_vectors = vectors([c.text for c in claims])
     span_sims = span_vectors @ need_vectors.T
     claim_sims = claim_vectors @ need_vectors.T
     # Each abstention goes to the ask it is closest to, in meaning and in the ask's own words.
@@ -160,7 +167,7 @@ def find_gaps(
             and not any(a <= c.start < b for a, b in spans)
             and not _REFERRAL_RE.search(c.text)
         ]
-        relevance = need_relevance(need, index, subject)
+        relevance = need_relevance(need, index, subject, embeddings=embeddings)
         own = {k for k in need.keys - subject if k not in LIGHT_WORDS and not k.startswith(("#", "@"))}
         unanswered = len(missing) >= MISSING_SHARE * max(1, len(own)) or not relevance.years_found
         # Invented: not supported, and either the ask is beyond the sources, or no source window is
@@ -198,9 +205,11 @@ def check_abstention(
     claims: Sequence[ClaimResult],
     index: SourceIndex,
     evidence: Sequence[ClaimEvidence] | None = None,
+    *,
+    embeddings: bool = True,
 ) -> tuple[AbstentionCheck, list[str]]:
     """The abstention finding, and the ids of claims that answer an unanswerable ask."""
-    gaps, abstained = find_gaps(request, segmentation, claims, index, evidence)
+    gaps, abstained = find_gaps(request, segmentation, claims, index, evidence, embeddings=embeddings)
     if not gaps:
         return (
             AbstentionCheck(

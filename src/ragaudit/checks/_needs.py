@@ -158,15 +158,21 @@ def _has_target(text: str, target: str) -> bool:
     return True
 
 
-def need_relevance(need: Need, index: SourceIndex, subject: frozenset[str] = frozenset()) -> Relevance:
-    """How well the sources of ``index`` answer ``need`` (``subject``: keys shared by every ask)."""
+def need_relevance(
+    need: Need, index: SourceIndex, subject: frozenset[str] = frozenset(), *, embeddings: bool = True
+) -> Relevance:
+    """How well the sources of ``index`` answer ``need`` (``subject``: keys shared by every ask;
+    ``embeddings=False``: by its words alone)."""
     if not index.units:
         return Relevance(0.0, 0.0, False, False, None, "")
     own = [k for k in need.keys if k not in subject and k not in LIGHT_WORDS] or [
         k for k in need.keys if k not in LIGHT_WORDS
     ]
     positions = candidate_units(dict.fromkeys(need.keys, 1.0), index) or [0]
-    sims = unit_vectors(index, positions)[0][positions] @ embed([need.text])[0]
+    if embeddings:
+        sims = unit_vectors(index, positions)[0][positions] @ embed([need.text])[0]
+    else:
+        sims = np.zeros(len(positions), dtype=np.float32)
     units = [index.units[i] for i in positions]
     covers = np.array([sum(1 for k in own if k in u.keys) / max(1, len(own)) for u in units])
     score = 0.5 * sims + 0.5 * covers

@@ -148,13 +148,13 @@ def source_windows(
     return {sid: w for sid, (_, w) in best.items()}
 
 
-def claim_evidence(alignments: list[Alignment], index: SourceIndex) -> list[ClaimEvidence]:
-    """Per-source evidence for each claim, in order."""
+def claim_evidence(alignments: list[Alignment], index: SourceIndex, *, embeddings: bool = True) -> list[ClaimEvidence]:
+    """Per-source evidence for each claim, in order (``embeddings=False``: windows found by words alone)."""
     if not alignments:
         return []
     model = load_model()
     vectors = np.zeros((len(alignments), 384), dtype=np.float32)
-    embedded = min(len(alignments), EMBED_BUDGET // 2)
+    embedded = min(len(alignments), EMBED_BUDGET // 2) if embeddings else 0
     vectors[:embedded] = embed([a.claim.text for a in alignments[:embedded]])
     budget = [EMBED_BUDGET - embedded]
     out: list[ClaimEvidence] = []

@@ -248,8 +248,10 @@ class OfflineJudge:
                 f"unknown offline judge option(s) {sorted(unknown)}: use any of {sorted(_SWITCHES)}, "
                 "comma-separated (offline:no-embeddings)"
             )
+        self.embeddings = "no-embeddings" not in switches
+        """Whether meaning is read with MiniLM embeddings (by this judge and by the checks after it)."""
         self.verifier = Verifier(
-            embeddings="no-embeddings" not in switches,
+            embeddings=self.embeddings,
             detectors="no-detectors" not in switches,
             learned="no-model" not in switches,
         )
