@@ -51,8 +51,6 @@ def _claims(row: dict[str, Any], gold: list[tuple[int, int]]) -> Iterator[dict[s
             "x": [r.features.get(f, 0.0) for f in FEATURES],
             "y": int(bad),
             "detector": r.signal != "model",
-            "signal": r.signal,
-            "status": r.status,
         }
 
 

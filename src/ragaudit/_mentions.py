@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from ragaudit._slot_data import US_STATES
+from ragaudit._slot_data import US_STATES, Quantity
 from ragaudit.align import SourceIndex
 from ragaudit.slots import extract
 
@@ -60,7 +59,7 @@ def novel_name(name: str, written: str, all_text: str, index: SourceIndex) -> bo
 _LIST_AFTER_RE = re.compile(r"[^\W\d_]{1,30}(?:\s[^\W\d_]{1,30}){0,2}\s?:")
 
 
-def counts_list(text: str, q: Any) -> bool:
+def counts_list(text: str, q: Quantity) -> bool:
     """Whether a plain count is followed by a colon within a few words ("two reasons: …")."""
     return q.dimension is None and bool(_LIST_AFTER_RE.match(text, q.end + 1, q.end + 95))
 
@@ -68,7 +67,7 @@ def counts_list(text: str, q: Any) -> bool:
 _BACK_RE = re.compile(r"(?:\b(?:the|these|those|both)\s|\bout of\s)$", re.IGNORECASE)
 
 
-def refers_back(text: str, q: Any) -> bool:
+def refers_back(text: str, q: Quantity) -> bool:
     """A small count of parties already named ("the two leaders") or a scale ("out of 5")."""
     small = q.dimension is None and q.raw.is_integer() and q.raw <= 10
     return small and bool(_BACK_RE.search(text[max(0, q.start - 12) : q.start]))

@@ -3,8 +3,8 @@
 Quantities (a number with its unit, in base units so that 72 hours = 3 days and 52,000 MWh =
 52 GWh), calendar dates (day and month, with the year when given), times of day, names, and the
 cues that change what a sentence asserts: negation, quantifiers, modality (may/will) and causal
-links. :func:`compare` reads matches and mismatches off two slot sets; the verifier turns them
-into verdicts. Every pattern here is linear-time (no nested or overlapping quantifiers).
+links. :mod:`ragaudit.matching` reads matches and mismatches off two slot sets; the verifier turns
+them into verdicts. Every pattern here is linear-time (no nested or overlapping quantifiers).
 """
 
 from __future__ import annotations
