@@ -3,6 +3,7 @@ it, and its resident memory."""
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import time
@@ -55,3 +56,9 @@ def rss_mb(pid: int) -> float:
         for child in (task / "children").read_text().split():
             total += rss_mb(int(child))
     return total
+
+
+def pid_after(seconds: float) -> int:
+    """Sleep ``seconds``, then the calling process's id (a pool task importable in spawned workers)."""
+    time.sleep(seconds)
+    return os.getpid()

@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
+from processes import pid_after
 from ragaudit.config import AuditorConfig
 from ragaudit.gate import Policy
 from ragaudit.models import AuditRequest
@@ -140,11 +141,6 @@ def test_the_pool_audits_under_its_config_in_a_worker_process() -> None:
     assert overridden.options.claim_types == ["quantitative"]
 
 
-def _pid_after(seconds: float) -> int:
-    time.sleep(seconds)
-    return os.getpid()
-
-
 def test_start_returns_once_every_process_has_built_its_auditor() -> None:
     # Two quarter-second calls sent at once after start(): on two ready processes each takes one; if
     # one process were still loading its models, the other would take both, one after the other.
@@ -154,7 +150,7 @@ def test_start_returns_once_every_process_has_built_its_auditor() -> None:
         await pool.start()
         loop = asyncio.get_running_loop()
         executor = pool._pool()
-        return await asyncio.gather(*(loop.run_in_executor(executor, _pid_after, 0.25) for _ in range(2)))
+        return await asyncio.gather(*(loop.run_in_executor(executor, pid_after, 0.25) for _ in range(2)))
 
     try:
         pids = asyncio.run(started_then_two_calls())
