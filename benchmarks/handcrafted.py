@@ -22,17 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from ragaudit import Auditor, Report
+from ragaudit.score import misattributed
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "handcrafted_dev" / "cases.jsonl"
 
 
 def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
-
-
-def citation_fabricated(report: Report) -> bool:
-    """Whether any claim's citations name no source or a source that does not back it."""
-    return any(c.citation_check is not None and not c.citation_check.valid for c in report.claims)
 
 
 def score_case(case: dict[str, Any], report: Report) -> dict[str, Any]:
@@ -59,7 +55,7 @@ def score_case(case: dict[str, Any], report: Report) -> dict[str, Any]:
         "error_types": expect["error_types"],
         "claims_found": found,
         "citation_gold": expect["citation_fabrication"],
-        "citation_pred": citation_fabricated(report),
+        "citation_pred": misattributed(report.claims),
         "gap_gold": expect["query_has_gap"],
         "gap_pred": abstention.query_has_gap if abstention else False,
         "abstained_gold": expect["answer_abstained_correctly"],

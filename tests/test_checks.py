@@ -26,6 +26,14 @@ def test_wrong_source_citation_names_the_right_source() -> None:
     assert check.supporting_sources == ["1"]
 
 
+def test_a_misattributed_claim_makes_the_answer_hallucinated() -> None:
+    # The claim itself is true (source 1 holds it), but the answer credits it to source 2.
+    report = audit("The plant opened in 2012 [2].", PLANT)
+    assert report.claims[0].status == "supported"
+    assert report.label == "hallucinated"
+    assert audit("The plant opened in 2012 [1].", PLANT).label == "faithful"
+
+
 def test_correct_multi_citation_is_valid() -> None:
     (claim,) = audit("The plant opened in 2012 and employs 500 people [1, 2].", PLANT).claims
     assert claim.citation_check is not None

@@ -50,6 +50,28 @@ def test_abstentions_are_recorded_not_claimed() -> None:
     assert len(seg.abstentions) == 1
 
 
+def test_a_statement_before_an_abstaining_clause_stays_a_claim() -> None:
+    # The fee is a claim to verify; what the sources lack is not (and must not hide the fee).
+    answer = "The toll is 4.20 euros for cars, but the operator's pages do not say whether vans pay more."
+    seg = segment(answer)
+    assert [c.text for c in seg.claims] == ["The toll is 4.20 euros for cars"]
+    assert [answer[a:b] for a, b in seg.abstentions] == ["the operator's pages do not say whether vans pay more."]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Neither leaflet says when the ferry runs in winter.",
+        "The timetable does not give winter sailings, so the last crossing can't be worked out from it.",
+        # A contrast after the abstention may open a claim; the sentence stays one abstention, as before.
+        "The sources do not say whether dogs are allowed, but the ferry takes bicycles.",
+    ],
+)
+def test_clauses_that_continue_an_abstention_are_not_claims(answer: str) -> None:
+    seg = segment(answer)
+    assert seg.claims == [] and len(seg.abstentions) == 1
+
+
 @pytest.mark.parametrize(
     ("answer", "refs"),
     [

@@ -31,7 +31,7 @@ from ragaudit.models import (
     Timings,
 )
 from ragaudit.requests import SourcesLike, check_request, coerce_sources, validate_request
-from ragaudit.score import NO_CLAIMS_NOTE, count, faithfulness, hallucination_score
+from ragaudit.score import NO_CLAIMS_NOTE, count, faithfulness, hallucination_score, label
 from ragaudit.segment import segment
 
 
@@ -184,7 +184,7 @@ class Auditor:
             notes.append(claims_note(len(claims), len(claims) + len(unchecked)))
         fields: dict[str, Any] = dict(
             id=request.id,
-            label="hallucinated" if counts.total != counts.supported else "faithful",
+            label=label(outcome.claims),
             faithfulness=faithfulness(counts),
             hallucination_score=hallucination_score(outcome.claims),
             note=" ".join(notes) or None,

@@ -305,7 +305,8 @@ class Report(_Model):
     schema_version: str = REPORT_SCHEMA_VERSION
     id: str | None = None
     label: Label
-    """``hallucinated`` iff any audited claim is not supported."""
+    """``hallucinated`` iff an audited claim is not supported or an inline citation is fabricated (it names
+    no source, or a source that does not hold the claim)."""
     faithfulness: float
     """(supported + 0.5 × partially_supported) / claims; 1.0 when there are no claims."""
     hallucination_score: float = 0.0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ragaudit._vocab import Label
 from ragaudit.models import ClaimResult, Counts
 
 NO_CLAIMS_NOTE = "No checkable claims were found in the answer; the score is 1.0 by definition."
@@ -26,6 +27,16 @@ def faithfulness(counts: Counts) -> float:
     if counts.total == 0:
         return 1.0
     return round((counts.supported + 0.5 * counts.partially_supported) / counts.total, 6)
+
+
+def misattributed(claims: Sequence[ClaimResult]) -> bool:
+    """Whether an inline citation names no source, or a source that does not hold the claim it cites."""
+    return any(c.citation_check is not None and not c.citation_check.valid for c in claims)
+
+
+def label(claims: Sequence[ClaimResult]) -> Label:
+    """``hallucinated`` when a claim is not supported or a citation attributes a claim to the wrong source."""
+    return "hallucinated" if misattributed(claims) or any(c.status != "supported" for c in claims) else "faithful"
 
 
 def hallucination_score(claims: Sequence[ClaimResult]) -> float:

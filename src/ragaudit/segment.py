@@ -154,6 +154,8 @@ _ABSTENTION_RE = re.compile(
            (?:isn't|aren't|wasn't|weren't)\ (?:mentioned|specified|provided|stated|addressed|included|given|listed|published|said|known))
       | \bnot\ possible\ to\ (?:determine|answer|say|tell|work\ out)
       | \bneither\ (?:source|document|passage|page)\b
+      | \b(?:neither|none)\ (?:of\ (?:them|the\ \w+)\ |\w+\ )?(?:says|states|mentions|specifies|gives|lists|covers|addresses|
+           includes|provides|shows|sets\ out|spells\ out)\b
       | \bnone\ of\ the\ (?:sources|documents|passages|pages)\b
     )""",
     re.IGNORECASE | re.VERBOSE,
@@ -353,6 +355,37 @@ def _clauses(answer: str, start: int, end: int) -> list[tuple[int, int]]:
     return pieces
 
 
+_CONSEQUENCE_RE = re.compile(r"\b(?:so|which|who)\b", re.IGNORECASE)
+_CONTRAST_RE = re.compile(r"\b(?:but|however|although|though|while|whereas|yet)\b", re.IGNORECASE)
+
+
+def _abstaining_clauses(answer: str, start: int, end: int) -> tuple[list[tuple[int, int]], int]:
+    """The clauses of an abstaining sentence that say what the sources lack, and where its claims end.
+
+    A sentence may state something and then say what the sources leave open ("The table covers fees,
+    but neither page gives a deadline"): the clauses before the first abstaining one remain claims
+    unless it follows from them ("…, so it can't be worked out"), and the clauses after it continue the
+    abstention. Returns the abstention spans and where the claims before them end (``start`` when none).
+    """
+    clauses = _clauses(answer, start, end)
+    abstaining = [_ABSTENTION_RE.search(answer[a:b]) is not None for a, b in clauses]
+    if len(clauses) == 1 or not any(abstaining):
+        return [(start, end)], start
+    first = abstaining.index(True)
+    gaps: list[tuple[int, int]] = [(clauses[first][0], end)]
+    # "…, so it can't be worked out": what comes before gives the reason for the abstention, not a claim.
+    if first and _CONSEQUENCE_RE.search(answer, clauses[first - 1][1], clauses[first][0]):
+        return [(start, end)], start
+    # A contrast after the abstention ("…, but the fee is £40") may open claims again: the whole sentence
+    # stays one abstention then, as before, rather than guessing where each claim ends.
+    if any(
+        not abstaining[i] and _CONTRAST_RE.search(answer, clauses[i - 1][1], clauses[i][0])
+        for i in range(first + 1, len(clauses))
+    ):
+        return [(start, end)], start
+    return gaps, clauses[first - 1][1] if first else start
+
+
 def _has_content(text: str) -> bool:
     return len(re.findall(r"[^\W_]{2,}", text)) >= 2
 
@@ -375,8 +408,12 @@ def segment(answer: str) -> Segmentation:
         if _NON_CLAIM_RE.match(sentence.strip()) or sentence.rstrip().endswith("?") or not _has_content(sentence):
             continue
         if _ABSTENTION_RE.search(sentence):
-            result.abstentions.append((start, end))
-            continue
+            gap_clauses, end = _abstaining_clauses(answer, start, end)
+            result.abstentions += gap_clauses
+            start, end = _trim(answer, start, end)
+            if start >= end or not _has_content(answer[start:end]):
+                continue
+            sentence = answer[start:end]
         if _CONFLICT_NOTE_RE.search(sentence) and len(sentence) < 200:
             result.conflict_notes.append((start, end))
             continue
