@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import pytest
 
-from ragaudit.matching import compare, modality_clash, polarity_clash, quantity_supported, unsupported_figures
+from ragaudit.matching import (
+    compare,
+    date_derived,
+    modality_clash,
+    polarity_clash,
+    quantity_supported,
+    unsupported_figures,
+)
 from ragaudit.slots import extract
 
 
@@ -164,3 +171,22 @@ def test_a_certain_statement_against_a_hedged_clause() -> None:
 )
 def test_causal_cues(text: str, causal: bool) -> None:
     assert extract(text).causal is causal
+
+
+@pytest.mark.parametrize(
+    ("claimed", "known", "length", "derived"),
+    [
+        ("30 April", "5 March", "8 weeks", True),  # 26 + 30 days: within one common year
+        ("29 April", "5 March", "8 weeks", False),
+        ("2 January 2027", "19 December 2026", "two weeks", True),  # across a year end
+        ("19 December", "2 January", "14 days", True),  # back from a date
+        ("5 June", "5 March", "3 months", False),  # months vary in length: not reckoned
+    ],
+)
+def test_a_date_worked_out_from_a_given_date_and_a_length_of_time(
+    claimed: str, known: str, length: str, derived: bool
+) -> None:
+    (claim_date,) = extract(f"The next slot is {claimed}.").dates
+    (given,) = extract(f"The first visit was on {known}.").dates
+    lengths = extract(f"Wait {length} between visits.").quantities
+    assert date_derived(claim_date, [given], lengths) is derived

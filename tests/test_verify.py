@@ -69,6 +69,23 @@ def test_a_named_party_the_source_does_not_name_is_not_supported() -> None:
     assert status("The plant was built by Corrin Construction and is run by the city utility.") != "supported"
 
 
+def test_a_date_worked_out_from_the_question_is_no_added_detail() -> None:
+    source = "Tour bookings open at least 3 weeks before the visit. Groups of up to 30 people are welcome."
+    question = "We want to visit on 12 June. When can we book?"
+    right = ragaudit.audit("You can book from 22 May, 3 weeks before your visit.", [source], question=question)
+    wrong = ragaudit.audit("You can book from 24 May, 3 weeks before your visit.", [source], question=question)
+    assert right.label == "faithful"
+    assert wrong.label == "hallucinated"
+
+
+def test_a_count_that_announces_a_list_is_no_added_figure() -> None:
+    source = "Refunds are given (a) when a train is cancelled or (b) when it arrives over an hour late."
+    report = ragaudit.audit(
+        "There are two grounds for a refund: a cancelled train or a train over an hour late.", [source]
+    )
+    assert report.label == "faithful"
+
+
 def test_unit_conversions_and_rounding_match() -> None:
     day = extract("52,000 cubic metres of water a day").quantities
     assert quantity_supported(extract("72 hours").quantities[0], extract("three days").quantities)

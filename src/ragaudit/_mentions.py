@@ -56,7 +56,8 @@ def novel_name(name: str, written: str, all_text: str, index: SourceIndex) -> bo
     return True
 
 
-_LIST_AFTER_RE = re.compile(r"[^\W\d_]{1,30}(?:\s[^\W\d_]{1,30}){0,2}\s?:")
+# Up to five words, then a colon: "two reasons: …", "three kinds of argument are accepted: …".
+_LIST_AFTER_RE = re.compile(r"[^\W\d_]{1,30}(?:\s[^\W\d_]{1,30}){0,4}\s?:")
 
 
 def counts_list(text: str, q: Quantity) -> bool:

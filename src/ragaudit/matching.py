@@ -8,6 +8,7 @@ derivation, and a fixed number of clauses per window.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -255,8 +256,10 @@ def compare(
     """
     found: list[Mismatch] = []
     times = window.times | claim.times
+    # The day of a date is compared as a date (below), never as a count ("22 May" is not "30 people").
+    claim_figures = [q for q in claim.quantities if not _in_date(q, claim.dates)]
     for q in unsupported_figures(
-        claim.quantities,
+        claim_figures,
         lambda q, known: (
             quantity_supported(q, window.quantities, times=times, operands=known)
             or quantity_supported(q, sources_pool, allow_derived=False)
@@ -264,7 +267,7 @@ def compare(
         given,
     ):
         year = _year_like(q)
-        stated = [p for p in window.quantities if not p.frequency_word]
+        stated = [p for p in window.quantities if not p.frequency_word and not _in_date(p, window.dates)]
         same_dim = [p for p in stated if p.dimension == q.dimension and _year_like(p) == year]
         # The same number in another unit: "51.2 mph" where the source has "51.2 km/h".
         other = [p for p in stated if p.raw == q.raw and p.dimension and p.dimension != q.dimension]
@@ -287,6 +290,38 @@ def compare(
     if claim.times and window.times and not claim.times & window.times:
         found.append(Mismatch("time", "a different time of day than the source"))
     return found
+
+
+_DAY = 86_400.0
+_SOME_COMMON_YEAR = 2025
+"""Day counts between two dates written without a year are reckoned in a common (non-leap) year."""
+
+
+def date_derived(d: Date, known: Sequence[Date], lengths: Sequence[Quantity]) -> bool:
+    """Whether ``d`` is a known date plus or minus a stated length of whole days or weeks
+    ("eight weeks after 5 March" is 30 April); months and years are not reckoned (their days vary).
+    """
+    days = {round(q.value / _DAY) for q in lengths if q.dimension == "time" and q.value >= _DAY}
+    days = {n for n in days if n * _DAY in (q.value for q in lengths) and n <= 3_660}
+    if d.day is None or not days:
+        return False
+    for k in known[:MAX_SLOTS]:
+        if k.day is None or k is d:
+            continue
+        try:
+            start = dt.date(k.year or d.year or _SOME_COMMON_YEAR, k.month, k.day)
+        except ValueError:  # "31 February" as written
+            continue
+        for n in days:
+            for moved in (start + dt.timedelta(days=n), start - dt.timedelta(days=n)):
+                if (moved.month, moved.day) == (d.month, d.day) and d.year in (None, moved.year):
+                    return True
+    return False
+
+
+def _in_date(q: Quantity, dates: Sequence[Date]) -> bool:
+    """Whether ``q`` is the day or year of one of ``dates``."""
+    return any(d.start <= q.start < d.end for d in dates)
 
 
 def _year_like(q: Quantity) -> bool:

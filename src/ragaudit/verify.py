@@ -36,6 +36,7 @@ from ragaudit.embed import embed
 from ragaudit.matching import (
     Mismatch,
     compare,
+    date_derived,
     modality_clash,
     polarity_clash,
     quantifiers_clash,
@@ -290,12 +291,22 @@ class Verifier:
         )
         # "One" is as often a pronoun as a count ("one customer noted"); a count before a colon counts
         # the list that follows it ("for two reasons: …").
+        # A date the claim works out from a given date and a stated length of time is no added detail.
+        known_dates = [
+            *(given.dates if given else []),
+            *(d for w in about[:3] for d in extract(w.text).dates),
+            *claim.dates,
+        ]
+        derived_days = [
+            (d.start, d.end) for d in claim.dates if date_derived(d, known_dates, [*near, *given_q, *claim.quantities])
+        ]
         novel_q = [
             q
             for q in novel_q
             if q.text.lower() != "one"
             and not counts_list(alignment.claim.text, q)
             and not refers_back(alignment.claim.text, q)
+            and not any(a <= q.start < b for a, b in derived_days)
         ]
         novel_names = [n for n, written in claim.names.items() if novel_name(n, written, all_text, index)]
         # A figure or name no source states: an added detail beside supported text; a party no source
