@@ -128,3 +128,9 @@ def test_bare_footnote_numbers_after_a_full_stop_are_citations() -> None:
 )
 def test_decimals_and_numbered_references_are_not_footnotes(answer: str) -> None:
     assert find_citations(answer) == []
+
+
+def test_a_note_that_the_sources_differ_is_no_claim() -> None:
+    seg = segment("Guidance differs between the two sources. The museum opens at 10 am.")
+    assert [c.text for c in seg.claims] == ["The museum opens at 10 am."]
+    assert len(seg.conflict_notes) == 1

@@ -167,6 +167,8 @@ def test_a_certain_statement_against_a_hedged_clause() -> None:
         ("The slowdown comes from the fix for the leak.", True),
         ("Kestwick came from behind to win 2–1.", False),
         ("The taps are due to be replaced in summer.", False),
+        ("The late finish was down to a signal fault.", True),
+        ("With the discount the fare comes down to €18.50.", False),
     ],
 )
 def test_causal_cues(text: str, causal: bool) -> None:
@@ -190,3 +192,17 @@ def test_a_date_worked_out_from_a_given_date_and_a_length_of_time(
     (given,) = extract(f"The first visit was on {known}.").dates
     lengths = extract(f"Wait {length} between visits.").quantities
     assert date_derived(claim_date, [given], lengths) is derived
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("Lambing runs between 3 and 21 April.", {3, 21}),
+        ("Open 3–21 April.", {3, 21}),
+        ("Markets on 2, 9 and 16 April.", {2, 9, 16}),
+        ("In 2019, 21 April was a Sunday.", {21}),  # a year before a date is no day of it
+    ],
+)
+def test_every_day_of_a_range_or_list_that_names_its_month_once(text: str, days: set[int]) -> None:
+    dates = extract(text).dates
+    assert {d.day for d in dates} == days and {d.month for d in dates} == {4}

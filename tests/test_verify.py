@@ -78,6 +78,18 @@ def test_a_date_worked_out_from_the_question_is_no_added_detail() -> None:
     assert wrong.label == "hallucinated"
 
 
+@pytest.mark.parametrize(("figure", "label"), [("€360", "faithful"), ("€380", "hallucinated")])
+def test_a_clause_that_only_works_out_a_figure_stands_on_that_figure(figure: str, label: str) -> None:
+    # "that would be €360" shares no word with the table: its figures (480 less 25%) are all it says.
+    source = (
+        "Loyalty discount on the annual Brisk Gym membership:\n\n| Years as member | Discount |\n|---|---|\n"
+        "| 1 | 10% |\n| 2 | 25% |\n| 3 or more | 40% |\n\nThe discount applies to the standard annual fee."
+    )
+    question = "My annual fee is €480 and I've been a member for two years. What will I pay?"
+    answer = f"Two years as a member gives a 25% discount; on the same €480 that would be {figure}."
+    assert ragaudit.audit(answer, [source], question=question).label == label
+
+
 def test_a_count_that_announces_a_list_is_no_added_figure() -> None:
     source = "Refunds are given (a) when a train is cancelled or (b) when it arrives over an hour late."
     report = ragaudit.audit(

@@ -165,7 +165,9 @@ _CONFLICT_NOTE_RE = re.compile(
            readme|reference|calendar|letter|handbook|policy|notice)\b[^.]{0,50}?
         \b(?:disagree|differ|conflict|contradict|inconsistent|(?:isn't|aren't|not)\ consistent|don't\ match|
            doesn't\ match|give\ different|say\ different|state\ different|different\ (?:figures|answers|dates|
-           numbers|values|penalties|amounts|limits|deadlines|times))""",
+           numbers|values|penalties|amounts|limits|deadlines|times))
+      | \b(?:differs?|disagrees?|varies|vary|conflicts?)\ (?:between|across|among)\ (?:the\ )?(?:two\ |three\ |both\ )?
+           (?:sources|documents|pages|passages|reports|guides|accounts)\b""",
     re.IGNORECASE | re.VERBOSE,
 )
 _ANSWER_PARTICLE_RE = re.compile(r"(?:yes|no|yep|nope|correct|true|false)\b[^\d]{0,30}", re.IGNORECASE)

@@ -57,6 +57,10 @@ MAX_CHARS = 20_000
 """Characters of one text read for slots (units and claims are sentences; the rest is bounded work)."""
 
 
+# "Down to" before a figure is a fall ("comes down to £384"), not a cause ("the rise is down to demand").
+_DOWN_TO_FIGURE_RE = re.compile(r"\bdown to (?=[£$€¥]?\d|(?:about|around|roughly|just|only|under|below) [£$€¥]?\d)")
+
+
 @lru_cache(maxsize=20_000)
 def extract(text: str) -> Slots:
     """The slots of ``text`` (cached: sources are read once per batch)."""
@@ -71,6 +75,7 @@ def extract(text: str) -> Slots:
     plain = lowered
     for idiom in lex.CAUSAL_IDIOMS:
         plain = plain.replace(idiom, " ")
+    plain = _DOWN_TO_FIGURE_RE.sub(" ", plain)
     slots.causal = any(w in lex.CAUSAL for w in words) or any(p in plain for p in lex.CAUSAL_PHRASES)
     _read_polarity(text[:MAX_CHARS], tokens, slots)
     slots.question = text.rstrip().endswith("?")
@@ -426,6 +431,34 @@ def _read_date(tokens: list[tuple[str, str, int, int]], i: int, slots: Slots) ->
     if nxt and nxt[0] == "num" and nxt[1].isdecimal() and len(nxt[1]) == 4 and 1500 <= int(nxt[1]) <= 2100:
         year, end = int(nxt[1]), nxt[3]
     slots.dates.append(Date(day, month, year, start, end, ""))
+    if day is not None and before and start == before[2]:
+        _read_earlier_days(tokens, i - 1, month, year, slots)
+
+
+_DAY_LINKS = frozenset({"and", "to", "or", "until", "till", "through", "thru"})
+_MAX_LISTED_DAYS = 6
+
+
+def _day(token: tuple[str, str, int, int]) -> int | None:
+    return int(token[1]) if token[0] == "num" and token[1].isdecimal() and 1 <= int(token[1]) <= 31 else None
+
+
+def _read_earlier_days(
+    tokens: list[tuple[str, str, int, int]], k: int, month: int, year: int | None, slots: Slots
+) -> None:
+    """The other days of a range or list that names its month once ("between 1 and 25 October",
+    "1–25 October", "2, 9 and 16 May"): each is a date of that month."""
+    for _ in range(_MAX_LISTED_DAYS):
+        prev = k - 1
+        if prev >= 0 and tokens[prev][0] == "word" and tokens[prev][1].lower() in _DAY_LINKS:
+            prev -= 1
+        elif prev >= 0 and tokens[k][2] - tokens[prev][3] > 3:  # only a dash or comma between two days
+            return
+        day = _day(tokens[prev]) if prev >= 0 else None
+        if day is None:
+            return
+        slots.dates.append(Date(day, month, year, tokens[prev][2], tokens[prev][3], ""))
+        k = prev
 
 
 # --- comparison ---------------------------------------------------------------------------

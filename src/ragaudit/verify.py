@@ -329,6 +329,16 @@ class Verifier:
             return PairResult(
                 "unsupported", max(p, 0.7), "causal", "no source states this causal link", windows, [], feats
             )
+        # A clause that only works figures out ("on the same £960 that would be £576") asserts nothing but
+        # its figures: with each one stated or derived, its one or two other words cannot make it new.
+        if (
+            self.detectors
+            and claim.quantities
+            and not novel_q
+            and not novel_names
+            and sum(1 for k in alignment.keys if k not in LIGHT_WORDS) <= 1
+        ):
+            return PairResult("supported", min(p, 0.3), "figures", "every figure stated or derived", windows, [], feats)
         if p >= model.threshold:
             status = "partially_supported" if best.coverage >= 0.5 and p < model.partial_threshold else "unsupported"
             return PairResult(status, p, "model", "", windows, [], feats)

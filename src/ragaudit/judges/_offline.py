@@ -340,6 +340,15 @@ class OfflineJudge:
                     if (e.source_id, e.start) not in covered
                     and not (e.source_id == best.source_id and best.start <= e.start < best.end)
                 ]
+            if result.signal == "figures":
+                return Verdict(
+                    status="supported",
+                    confidence=round(confidence, 3),
+                    explanation="Every figure of the claim is stated in the sources or the question, or follows "
+                    "from them by one step of arithmetic.",
+                    evidence=evidence,
+                    decided_by="detector:figures",
+                )
             return Verdict(
                 status="supported",
                 confidence=round(confidence, 3),
