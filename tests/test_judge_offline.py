@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from ragaudit import audit
@@ -144,3 +146,24 @@ def test_no_embeddings_reaches_the_checks(monkeypatch: pytest.MonkeyPatch) -> No
     )
     assert report.claims[0].status == "supported"
     assert report.abstention is not None and not report.abstention.query_has_gap
+
+
+def test_the_judge_version_changes_with_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Cached reports are keyed by the judge's version: other verdict code must give another version.
+    from ragaudit import _hashing
+    from ragaudit.judges._offline import OfflineJudge
+
+    before = OfflineJudge().version
+    monkeypatch.setattr(_hashing, "rules_digest", lambda: "0" * 12)
+    monkeypatch.setattr("ragaudit.judges._offline.rules_digest", lambda: "0" * 12)
+    assert OfflineJudge().version != before
+
+
+def test_the_rules_digest_covers_the_verdict_code_and_word_lists() -> None:
+    import ragaudit
+    from ragaudit._hashing import verdict_files
+
+    root = Path(ragaudit.__file__).parent
+    names = {p.relative_to(root).as_posix() for p in verdict_files()}
+    assert {"verify.py", "segment.py", "data/slots.toml", "checks/_citations.py", "judges/verifier_model.json"} <= names
+    assert not any(n.startswith(("service/", "_cli/")) for n in names)

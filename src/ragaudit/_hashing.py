@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
 
 from ragaudit.models import RequestHashes, Source
 
@@ -41,3 +43,29 @@ def invalid_key(values: Sequence[object]) -> str:
     import json
 
     return sha256("invalid\x1f" + json.dumps(list(values), sort_keys=True, ensure_ascii=False, default=str))
+
+
+_NOT_VERDICTS = frozenset({"service", "_cli", "integrations", "render", "schemas", "policies", "__pycache__"})
+"""Parts of the package that never change a verdict: left out, so a CLI fix keeps report caches."""
+
+
+def verdict_files() -> list[Path]:
+    """The package's code and data that reach verdicts (segmenting, aligning, the offline judge, the
+    checks), in a fixed order."""
+    root = Path(__file__).parent
+    return [
+        path
+        for path in sorted(root.rglob("*"))
+        if path.suffix in (".py", ".toml", ".json") and not _NOT_VERDICTS & set(path.relative_to(root).parts)
+    ]
+
+
+@cache
+def rules_digest() -> str:
+    """A digest of :func:`verdict_files`: part of the offline judge's version, so a cached report is
+    never one that other rules would have written."""
+    root = Path(__file__).parent
+    digest = hashlib.sha256()
+    for path in verdict_files():
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]

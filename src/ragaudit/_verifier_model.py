@@ -1,4 +1,5 @@
-"""The verifier's shipped artifact: logistic weights over :data:`FEATURES`, thresholds, model card.
+"""The verifier's shipped artifact (logistic weights over :data:`FEATURES`, thresholds, model card) and
+the features it reads.
 
 Written by ``benchmarks/train_verifier.py`` to ``judges/verifier_model.json``; its digest is part of
 the offline judge's version, so report caches never serve verdicts of other weights.
@@ -7,12 +8,32 @@ the offline judge's version, so report caches never serve verdicts of other weig
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol
+
+from ragaudit._mentions import novel_name
+from ragaudit._text import LIGHT_WORDS
+from ragaudit.align import Alignment, SourceIndex
+from ragaudit.matching import quantity_supported, unsupported_figures
+from ragaudit.slots import Slots, extract
+
+
+class Window(Protocol):
+    """What the features read of an evidence window (``verify.Window``)."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def similarity(self) -> float: ...
+    @property
+    def coverage(self) -> float: ...
+
 
 FEATURES: tuple[str, ...] = (
     "bias_free_sim",
@@ -80,3 +101,61 @@ def load_model() -> VerifierModel:
         contradiction_coverage=float(t["contradiction_coverage"]),
         digest=hashlib.sha256(raw).hexdigest()[:12],
     )
+
+
+def claim_features(
+    alignment: Alignment,
+    index: SourceIndex,
+    claim: Slots,
+    windows: Sequence[Window],
+    about: Sequence[Window],
+    pool: list[Any],
+    all_text: str,
+    novelty: float,
+    given: Slots | None = None,
+) -> dict[str, float]:
+    """The learned model's inputs for one claim and its ranked evidence windows (see :data:`FEATURES`)."""
+    best = windows[0]
+    content = [k for k in alignment.keys if k not in LIGHT_WORDS]
+    novel = [k for k in content if k not in index.vocabulary]
+    window_slots = [extract(w.text) for w in about[:3]]
+    hedge_gap = float(any(s.hedged or s.unknown for s in window_slots) and not (claim.hedged or claim.unknown))
+    causal_gap = float(claim.causal and not any(s.causal for s in window_slots))
+    sim = max(w.similarity for w in windows)
+    lex = max(w.coverage for w in windows)
+    words = [t.key for t in alignment.terms if t.kind in ("word", "num", "time")]
+    pairs = list(itertools.pairwise(words))
+    novel_pairs = sum(1 for p in pairs if p not in index.bigrams) / len(pairs) if pairs else 0.0
+    structured = float(bool(alignment.best) and alignment.best[0].leaf)
+    novel_share = len(novel) / max(1, len(content))
+    return {
+        "bias_free_sim": 1.0 - sim,
+        "sim_best": best.similarity,
+        "lex_best": lex,
+        "lex_union": alignment.union_coverage,
+        "lex_global": alignment.global_coverage,
+        "novel_stems": novel_share,
+        "novel_numbers": float(
+            len(
+                unsupported_figures(
+                    claim.quantities,
+                    lambda q, known: quantity_supported(q, pool, operands=known),
+                    given.quantities if given else (),
+                )
+            )
+        ),
+        "novel_names": float(sum(1 for n, w in claim.names.items() if novel_name(n, w, all_text, index))),
+        "log_length": math.log1p(len(alignment.keys)),
+        "structured": structured,
+        "answer_novelty": novelty,
+        "hedge_gap": hedge_gap,
+        "causal_gap": causal_gap,
+        "sim_x_lex": sim * lex,
+        "miss_best": 1.0 - alignment.best_coverage,
+        "log_missing": math.log1p(len(alignment.missing)),
+        "novel_bigrams": novel_pairs,
+        "sim_best_structured": best.similarity * structured,
+        "lex_best_structured": lex * structured,
+        "novel_stems_structured": novel_share * structured,
+        "novel_bigrams_structured": novel_pairs * structured,
+    }

@@ -281,12 +281,7 @@ def compare(
         if same_dim:
             kind = "date" if year else "number"
             found.append(Mismatch(kind, f"{_fmt(q)} where the source has {_fmt(same_dim[0])}"))
-    for d in claim.dates[:MAX_SLOTS]:
-        if any(_date_eq(d, w) for w in window.dates):
-            continue
-        rivals = [w for w in window.dates if (w.day == d.day and w.day is not None) or w.month == d.month]
-        if rivals:
-            found.append(Mismatch("date", f"{_fmt_date(d)} where the source has {_fmt_date(rivals[0])}"))
+    found += date_slips(claim.dates, window.dates)
     if claim.times and window.times and not claim.times & window.times:
         found.append(Mismatch("time", "a different time of day than the source"))
     return found
@@ -319,6 +314,28 @@ def date_derived(d: Date, known: Sequence[Date], lengths: Sequence[Quantity]) ->
     return False
 
 
+def date_slips(claimed: Sequence[Date], stated: Sequence[Date]) -> list[Mismatch]:
+    """Dates of the claim that the window states otherwise: the same day in another month, or another
+    day of the same month ("10 October" where the window has "10 September")."""
+    found: list[Mismatch] = []
+    for d in claimed[:MAX_SLOTS]:
+        if any(same_date(d, w) for w in stated):
+            continue
+        rivals = [w for w in stated if (w.day == d.day and w.day is not None) or w.month == d.month]
+        if rivals:
+            found.append(Mismatch("date", f"{_fmt_date(d)} where the source has {_fmt_date(rivals[0])}"))
+    return found
+
+
+def unstated_dates(claimed: Sequence[Date], stated: Sequence[Date], lengths: Sequence[Quantity]) -> list[Date]:
+    """The claim's full dates that no date of ``stated`` is, nor follows from by a stated length of time."""
+    return [
+        d
+        for d in claimed[:MAX_SLOTS]
+        if d.day is not None and not any(same_date(d, s) for s in stated) and not date_derived(d, stated, lengths)
+    ]
+
+
 def _in_date(q: Quantity, dates: Sequence[Date]) -> bool:
     """Whether ``q`` is the day or year of one of ``dates``."""
     return any(d.start <= q.start < d.end for d in dates)
@@ -328,7 +345,8 @@ def _year_like(q: Quantity) -> bool:
     return q.dimension is None and q.raw.is_integer() and 1500 <= q.raw <= 2100
 
 
-def _date_eq(a: Date, b: Date) -> bool:
+def same_date(a: Date, b: Date) -> bool:
+    """Whether two dates can be the same day (a part one leaves out matches any)."""
     return (
         a.month == b.month
         and (a.day == b.day or a.day is None or b.day is None)

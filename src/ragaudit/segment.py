@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import blingfire
 
+from ragaudit._source_talk import ABSTENTION_RE, CONFLICT_NOTE_RE
 from ragaudit.models import Claim, ClaimType
 
 # --- citation markers ---------------------------------------------------------------------
@@ -123,51 +124,6 @@ _NON_CLAIM_RE = re.compile(
       | (?:in summary|to summarize|overall|summary|answer|note)[:.]?$
       | [^.!?]{0,80}:$
     )""",
-    re.IGNORECASE | re.VERBOSE,
-)
-_DOC_WORDS = (
-    r"(?:passages?|sources?|documents?|docs|context|provided\ (?:text|information)|information(?:\ provided)?|"
-    r"articles?|data|pages?|documentation|materials|figures|notes|readme|results|neither|none\ of\ them)"
-)
-_WORLD_WORDS = (
-    r"(?:records?|polic(?:y|ies)|handbooks?|websites?|guides?|guidance|reports?|letters?|schedules?|calendars?|"
-    r"timetables?|statements?|notices?|updates?|announcements?|tables?|either|both|they|it|these|this)"
-)
-_ABSTENTION_RE = re.compile(
-    rf"""(?:
-        \b{_DOC_WORDS}\b[^.]{{0,60}}?
-           \b(?:do(?:es)?\ not|don't|doesn't|did\ not|didn't|fail\ to|never)\s+
-           (?:say|state|mention|specify|provide|include|contain|address|cover|discuss|indicate|give|offer|describe|
-              tell|answer|list|show|set\ out|spell\ out|explain|confirm|publish|quote|break|put|report|name)
-      | \b{_WORLD_WORDS}\b[^.]{{0,60}}?
-           \b(?:do(?:es)?\ not|don't|doesn't|did\ not|didn't|never)\s+
-           (?:say|state|mention|specify|tell|indicate|set\ out|spell\ out|explain|describe|address|answer|
-              confirm|quote|publish)
-      | \b(?:no|not\ enough|insufficient)\ (?:specific\ )?(?:information|details?|data|mention|evidence|figures?|
-           numbers?|dates?|fares?|prices?|word|breakdown|statistics)\b
-           [^.]{{0,40}}?\b(?:passages?|sources?|documents?|context|provided|available|given|stated|published|
-           listed|mentioned|reported)
-      | \b(?:i\ (?:could|can)\ ?not|i\ can't|i\ (?:was|am)\ unable\ to|unable\ to|i\ don't\ know|
-           cannot\ be\ (?:determined|worked\ out|calculated|confirmed|answered)|
-           can't\ be\ (?:determined|worked\ out|calculated|confirmed|answered)|
-           (?:is|are|was|were|isn't|aren't|wasn't|weren't)\ not\ (?:mentioned|specified|provided|stated|addressed|included|available|given|listed|published|known)|
-           (?:isn't|aren't|wasn't|weren't)\ (?:mentioned|specified|provided|stated|addressed|included|given|listed|published|said|known))
-      | \bnot\ possible\ to\ (?:determine|answer|say|tell|work\ out)
-      | \bneither\ (?:source|document|passage|page)\b
-      | \b(?:neither|none)\ (?:of\ (?:them|the\ \w+)\ |\w+\ )?(?:says|states|mentions|specifies|gives|lists|covers|addresses|
-           includes|provides|shows|sets\ out|spells\ out)\b
-      | \bnone\ of\ the\ (?:sources|documents|passages|pages)\b
-    )""",
-    re.IGNORECASE | re.VERBOSE,
-)
-_CONFLICT_NOTE_RE = re.compile(
-    r"""\b(?:sources?|documents?|pages?|documentation|passages?|two|both|they|these|figures|accounts|reports?|
-           readme|reference|calendar|letter|handbook|policy|notice)\b[^.]{0,50}?
-        \b(?:disagree|differ|conflict|contradict|inconsistent|(?:isn't|aren't|not)\ consistent|don't\ match|
-           doesn't\ match|give\ different|say\ different|state\ different|different\ (?:figures|answers|dates|
-           numbers|values|penalties|amounts|limits|deadlines|times))
-      | \b(?:differs?|disagrees?|varies|vary|conflicts?)\ (?:between|across|among)\ (?:the\ )?(?:two\ |three\ |both\ )?
-           (?:sources|documents|pages|passages|reports|guides|accounts)\b""",
     re.IGNORECASE | re.VERBOSE,
 )
 _ANSWER_PARTICLE_RE = re.compile(r"(?:yes|no|yep|nope|correct|true|false)\b[^\d]{0,30}", re.IGNORECASE)
@@ -370,7 +326,7 @@ def _abstaining_clauses(answer: str, start: int, end: int) -> tuple[list[tuple[i
     abstention. Returns the abstention spans and where the claims before them end (``start`` when none).
     """
     clauses = _clauses(answer, start, end)
-    abstaining = [_ABSTENTION_RE.search(answer[a:b]) is not None for a, b in clauses]
+    abstaining = [ABSTENTION_RE.search(answer[a:b]) is not None for a, b in clauses]
     if len(clauses) == 1 or not any(abstaining):
         return [(start, end)], start
     first = abstaining.index(True)
@@ -409,14 +365,14 @@ def segment(answer: str) -> Segmentation:
         sentence = answer[start:end]
         if _NON_CLAIM_RE.match(sentence.strip()) or sentence.rstrip().endswith("?") or not _has_content(sentence):
             continue
-        if _ABSTENTION_RE.search(sentence):
+        if ABSTENTION_RE.search(sentence):
             gap_clauses, end = _abstaining_clauses(answer, start, end)
             result.abstentions += gap_clauses
             start, end = _trim(answer, start, end)
             if start >= end or not _has_content(answer[start:end]):
                 continue
             sentence = answer[start:end]
-        if _CONFLICT_NOTE_RE.search(sentence) and len(sentence) < 200:
+        if CONFLICT_NOTE_RE.search(sentence) and len(sentence) < 200:
             result.conflict_notes.append((start, end))
             continue
         if _ANSWER_PARTICLE_RE.fullmatch(sentence.strip()):

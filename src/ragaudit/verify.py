@@ -19,7 +19,6 @@ Each result names the signal that decided it.
 from __future__ import annotations
 
 import itertools
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,18 +29,20 @@ import numpy as np
 from ragaudit._mentions import counts_list, index_words, novel_name, refers_back, words_around
 from ragaudit._slot_data import MONEY
 from ragaudit._text import LIGHT_WORDS
-from ragaudit._verifier_model import VerifierModel, load_model
+from ragaudit._verifier_model import VerifierModel, claim_features, load_model
 from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.embed import embed
 from ragaudit.matching import (
     Mismatch,
     compare,
     date_derived,
+    date_slips,
     modality_clash,
     polarity_clash,
     quantifiers_clash,
     quantity_supported,
     sides_told,
+    unstated_dates,
     unsupported_figures,
 )
 from ragaudit.slots import Slots, extract
@@ -246,7 +247,7 @@ class Verifier:
         about = [
             w for w in windows[:4] if w.similarity >= model.about_similarity or w.word_coverage >= model.about_coverage
         ]
-        feats = self._features(alignment, index, claim, windows, about, pool, all_text, novelty, given)
+        feats = claim_features(alignment, index, claim, windows, about, pool, all_text, novelty, given)
         # Without the learned model, the claim's uncovered weighted share stands in for its probability.
         p = model.probability(feats) if self.learned else 1.0 - feats["lex_best"]
         for window in about[:2] if self.detectors else ():
@@ -259,6 +260,18 @@ class Verifier:
             if found:
                 return PairResult(
                     "contradicted", max(p, 0.8), found[0].kind, found[0].detail, [window, *windows], found, feats
+                )
+        # A full date no source states, where the passage closest to the claim has the same day in
+        # another month (or another day of the month): a slipped date, however loosely the rest is
+        # paraphrased ("let us know by 10 October" against "tell us by 10 September").
+        stated = [d for s in index.sources for d in extract(s.text).dates] if claim.dates and self.detectors else []
+        stated += given.dates if given else []
+        slipped = unstated_dates(claim.dates, stated, [*pool, *claim.quantities]) if stated else []
+        for window in windows[:1] if slipped else ():
+            found = date_slips(slipped, extract(window.text).dates)
+            if found:
+                return PairResult(
+                    "contradicted", max(p, 0.8), "date", found[0].detail, [window, *windows], found, feats
                 )
         for window in about[:4] if self.detectors else ():
             # A clause about the same thing that denies what the claim asserts (or the reverse),
@@ -343,63 +356,6 @@ class Verifier:
             status = "partially_supported" if best.coverage >= 0.5 and p < model.partial_threshold else "unsupported"
             return PairResult(status, p, "model", "", windows, [], feats)
         return PairResult("supported", p, "model", "", windows, [], feats)
-
-    def _features(
-        self,
-        alignment: Alignment,
-        index: SourceIndex,
-        claim: Slots,
-        windows: list[Window],
-        about: list[Window],
-        pool: list[Any],
-        all_text: str,
-        novelty: float,
-        given: Slots | None = None,
-    ) -> dict[str, float]:
-        best = windows[0]
-        content = [k for k in alignment.keys if k not in LIGHT_WORDS]
-        novel = [k for k in content if k not in index.vocabulary]
-        window_slots = [extract(w.text) for w in about[:3]]
-        hedge_gap = float(any(s.hedged or s.unknown for s in window_slots) and not (claim.hedged or claim.unknown))
-        causal_gap = float(claim.causal and not any(s.causal for s in window_slots))
-        sim = max(w.similarity for w in windows)
-        lex = max(w.coverage for w in windows)
-        words = [t.key for t in alignment.terms if t.kind in ("word", "num", "time")]
-        pairs = list(itertools.pairwise(words))
-        novel_pairs = sum(1 for p in pairs if p not in index.bigrams) / len(pairs) if pairs else 0.0
-        structured = float(bool(alignment.best) and alignment.best[0].leaf)
-        novel_share = len(novel) / max(1, len(content))
-        return {
-            "bias_free_sim": 1.0 - sim,
-            "sim_best": best.similarity,
-            "lex_best": lex,
-            "lex_union": alignment.union_coverage,
-            "lex_global": alignment.global_coverage,
-            "novel_stems": novel_share,
-            "novel_numbers": float(
-                len(
-                    unsupported_figures(
-                        claim.quantities,
-                        lambda q, known: quantity_supported(q, pool, operands=known),
-                        given.quantities if given else (),
-                    )
-                )
-            ),
-            "novel_names": float(sum(1 for n, w in claim.names.items() if novel_name(n, w, all_text, index))),
-            "log_length": math.log1p(len(alignment.keys)),
-            "structured": structured,
-            "answer_novelty": novelty,
-            "hedge_gap": hedge_gap,
-            "causal_gap": causal_gap,
-            "sim_x_lex": sim * lex,
-            "miss_best": 1.0 - alignment.best_coverage,
-            "log_missing": math.log1p(len(alignment.missing)),
-            "novel_bigrams": novel_pairs,
-            "sim_best_structured": best.similarity * structured,
-            "lex_best_structured": lex * structured,
-            "novel_stems_structured": novel_share * structured,
-            "novel_bigrams_structured": novel_pairs * structured,
-        }
 
     def _mismatches(
         self, claim: Slots, alignment: Alignment, window: Window, pool: list[Any], all_text: str, given: Slots | None

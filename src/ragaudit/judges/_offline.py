@@ -5,7 +5,7 @@ Each claim is verified against its best evidence windows by :class:`ragaudit.ver
 units, names, negation, quantifiers, modality and causal links; a logistic model trained by
 ``benchmarks/train_verifier.py`` on the RAGTruth dev half decides the rest). The record-field and
 antonym rules of :func:`find_conflicts` read contradictions off the lexical alignment as well. The
-judge's version carries a digest of ``verifier_model.json``, so report caches never go stale.
+judge's version carries a digest of ``verifier_model.json`` and of the verdict code, so report caches never go stale.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ragaudit._hashing import rules_digest, sha256
 from ragaudit._slot_data import UNIT_WORDS
 from ragaudit._text import ANTONYMS, CERTAINTY, LIGHT_WORDS, Term, analyze, is_year, name_keys, stem
 from ragaudit._verifier_model import load_model as load_verifier
@@ -255,9 +256,10 @@ class OfflineJudge:
             detectors="no-detectors" not in switches,
             learned="no-model" not in switches,
         )
-        # ``2.`` plus a digest of the shipped weights and thresholds: caches never serve stale reports.
+        # ``2.`` plus a digest of the shipped weights and thresholds and of the rules around them (the
+        # package's verdict code and word lists): caches never serve stale reports.
         suffix = "".join(f"+{s}" for s in sorted(switches))
-        self.version = f"2.{load_verifier().digest}{suffix}"
+        self.version = f"2.{sha256(load_verifier().digest + rules_digest())[:12]}{suffix}"
 
     def judge(self, alignments: list[Alignment], context: JudgeContext) -> list[Verdict]:
         """Label each aligned claim."""

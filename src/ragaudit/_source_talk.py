@@ -1,0 +1,52 @@
+"""Sentences about the sources rather than the world: abstentions ("the sources do not say …") and
+conflict notes ("the two guides differ"). The segmenter reports them apart from claims."""
+
+from __future__ import annotations
+
+import re
+
+_DOC_WORDS = (
+    r"(?:passages?|sources?|documents?|docs|context|provided\ (?:text|information)|information(?:\ provided)?|"
+    r"articles?|data|pages?|documentation|materials|figures|notes|readme|results|neither|none\ of\ them)"
+)
+_WORLD_WORDS = (
+    r"(?:records?|polic(?:y|ies)|handbooks?|websites?|guides?|guidance|reports?|letters?|schedules?|calendars?|"
+    r"timetables?|statements?|notices?|updates?|announcements?|tables?|either|both|they|it|these|this)"
+)
+ABSTENTION_RE = re.compile(
+    rf"""(?:
+        \b{_DOC_WORDS}\b[^.]{{0,60}}?
+           \b(?:do(?:es)?\ not|don't|doesn't|did\ not|didn't|fail\ to|never)\s+
+           (?:say|state|mention|specify|provide|include|contain|address|cover|discuss|indicate|give|offer|describe|
+              tell|answer|list|show|set\ out|spell\ out|explain|confirm|publish|quote|break|put|report|name)
+      | \b{_WORLD_WORDS}\b[^.]{{0,60}}?
+           \b(?:do(?:es)?\ not|don't|doesn't|did\ not|didn't|never)\s+
+           (?:say|state|mention|specify|tell|indicate|set\ out|spell\ out|explain|describe|address|answer|
+              confirm|quote|publish)
+      | \b(?:no|not\ enough|insufficient)\ (?:specific\ )?(?:information|details?|data|mention|evidence|figures?|
+           numbers?|dates?|fares?|prices?|word|breakdown|statistics)\b
+           [^.]{{0,40}}?\b(?:passages?|sources?|documents?|context|provided|available|given|stated|published|
+           listed|mentioned|reported)
+      | \b(?:i\ (?:could|can)\ ?not|i\ can't|i\ (?:was|am)\ unable\ to|unable\ to|i\ don't\ know|
+           cannot\ be\ (?:determined|worked\ out|calculated|confirmed|answered)|
+           can't\ be\ (?:determined|worked\ out|calculated|confirmed|answered)|
+           (?:is|are|was|were|isn't|aren't|wasn't|weren't)\ not\ (?:mentioned|specified|provided|stated|addressed|included|available|given|listed|published|known)|
+           (?:isn't|aren't|wasn't|weren't)\ (?:mentioned|specified|provided|stated|addressed|included|given|listed|published|said|known))
+      | \bnot\ possible\ to\ (?:determine|answer|say|tell|work\ out)
+      | \bneither\ (?:source|document|passage|page)\b
+      | \b(?:neither|none)\ (?:of\ (?:them|the\ \w+)\ |\w+\ )?(?:says|states|mentions|specifies|gives|lists|covers|addresses|
+           includes|provides|shows|sets\ out|spells\ out)\b
+      | \bnone\ of\ the\ (?:sources|documents|passages|pages)\b
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+CONFLICT_NOTE_RE = re.compile(
+    r"""\b(?:sources?|documents?|pages?|documentation|passages?|two|both|they|these|figures|accounts|reports?|
+           readme|reference|calendar|letter|handbook|policy|notice)\b[^.]{0,50}?
+        \b(?:disagree|differ|conflict|contradict|inconsistent|(?:isn't|aren't|not)\ consistent|don't\ match|
+           doesn't\ match|give\ different|say\ different|state\ different|different\ (?:figures|answers|dates|
+           numbers|values|penalties|amounts|limits|deadlines|times))
+      | \b(?:differs?|disagrees?|varies|vary|conflicts?)\ (?:between|across|among)\ (?:the\ )?(?:two\ |three\ |both\ )?
+           (?:sources|documents|pages|passages|reports|guides|accounts)\b""",
+    re.IGNORECASE | re.VERBOSE,
+)
