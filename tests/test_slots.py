@@ -48,6 +48,7 @@ def supported(claim: str, source: str, given: str = "") -> bool:
         ("in the 1850s", [("1850s", "period")]),
         ("in the fifteenth century", [("fifteenth century", "period")]),
         ("a 6 MW / 12 MWh battery", [("6 MW", "power"), ("12 MWh", "energy")]),
+        ("14 µg of lead", [("14 µg", "mass")]),
         ("as Passage 2 says", []),
         ("the one to check", []),
     ],
@@ -63,6 +64,9 @@ def test_the_same_number_in_another_unit_clashes() -> None:
     found = compare(extract("It climbs 1,150 feet."), extract("It climbs from 620 m to 1,770 m over 1,150 m."), [])
     assert [m.kind for m in found] == ["unit"]
     assert [m.kind for m in compare(extract("up to 64 GB"), extract("8 MB to 64 MB"), [])] == ["unit"]
+    dose = extract("a daily limit of 400 micrograms (µg)")
+    assert [m.kind for m in compare(extract("no more than 400 mg a day"), dose, [])] == ["unit"]
+    assert compare(extract("no more than 400 mcg a day"), dose, []) == []
 
 
 @pytest.mark.parametrize(
