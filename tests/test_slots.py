@@ -11,6 +11,7 @@ import pytest
 from ragaudit.matching import (
     compare,
     date_derived,
+    forbidden_things,
     modality_clash,
     polarity_clash,
     quantity_supported,
@@ -155,6 +156,21 @@ def test_negation_is_read_per_clause_on_what_it_governs(
     claim: str, source: str, expected: tuple[str, bool] | None
 ) -> None:
     assert polarity_clash(extract(claim), source) == expected
+
+
+@pytest.mark.parametrize(
+    ("claim", "forbidden"),
+    [
+        # An instruction not to use things forbids the things, whatever verb the claim uses …
+        ("If the paint won't come off, rubbing it with white spirit or bleach will shift it.", "bleach"),
+        # … and a claim that keeps the ban, or speaks of the purpose only, is no clash.
+        ("Avoid white spirit and bleach, which strip the coating.", None),
+        ("Wash the panels gently so the coating lasts.", None),
+    ],
+)
+def test_what_an_instruction_forbids(claim: str, forbidden: str | None) -> None:
+    source = "Do not use white spirit, bleach or a wire brush on the panels, as these strip the coating."
+    assert forbidden_things(extract(claim), source) == forbidden
 
 
 def test_a_certain_statement_against_a_hedged_clause() -> None:

@@ -44,6 +44,7 @@ NEGATIONS = CUES["negations"]
 HEDGES = CUES["hedges"]
 CERTAIN = CUES["certain"]
 CAUSAL = CUES["causal"]
+INSTRUMENTAL_VERBS = CUES["instrumental_verbs"]
 CAUSAL_PHRASES: tuple[str, ...] = tuple(LEXICON["cues"]["causal_phrases"])
 CAUSAL_IDIOMS: tuple[str, ...] = tuple(LEXICON["cues"]["causal_idioms"])
 UNKNOWN_PHRASES: tuple[str, ...] = tuple(LEXICON["cues"]["unknown_phrases"])

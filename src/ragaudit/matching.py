@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
-from ragaudit._slot_data import CAUSAL, CAUSAL_IDIOMS, CAUSAL_PHRASES
+from ragaudit._slot_data import CAUSAL, CAUSAL_IDIOMS, CAUSAL_PHRASES, INSTRUMENTAL_VERBS
+from ragaudit._text import stem
 from ragaudit.slots import MAX_CHARS, Date, Quantity, Slots, extract
 
 _QUANTIFIER_CLASHES = frozenset(
@@ -212,6 +213,29 @@ def polarity_clash(claim: Slots, window_text: str, *, min_shared: int = 3) -> tu
             for head in sorted(claim.negated_heads - theirs.nominal - theirs.hypothetical):
                 if head in theirs.stems and enough(head):
                     return head, False
+    return None
+
+
+# "Do not use a lit match, alcohol or petroleum jelly to make …": the things up to the purpose.
+_PROHIBITION_RE = re.compile(
+    r"\W{0,3}(?:\d{1,2}[.)]\s{0,3})?(?:please\s)?(?:do not|don't|never)\s"
+    r"(?P<things>[^.;:]{1,200}?)(?:\s(?:to|as|because|since|so|which|unless|or else)\s|[.;:]|$)",
+    re.IGNORECASE,
+)
+_INSTRUMENTAL = frozenset(stem(w) for w in INSTRUMENTAL_VERBS)
+
+
+def forbidden_things(claim: Slots, window_text: str) -> str | None:
+    """What a clause of the window forbids ("Do not use alcohol or petroleum jelly to …") and the claim
+    puts to use, whatever verb it uses; a denial in the claim's own condition ("if it won't come off")
+    denies nothing of them. Returns one of the things' stems."""
+    if claim.negated_heads or claim.question:
+        return None
+    for clause in _CLAUSE_RE.split(window_text[:MAX_CHARS])[:64]:
+        forbidden = _PROHIBITION_RE.match(clause)
+        shared = claim.stems & (extract(forbidden["things"]).stems - _INSTRUMENTAL) if forbidden else set()
+        if len(shared) >= 2:
+            return sorted(shared)[0]
     return None
 
 

@@ -37,6 +37,7 @@ from ragaudit.matching import (
     compare,
     date_derived,
     date_slips,
+    forbidden_things,
     modality_clash,
     polarity_clash,
     quantifiers_clash,
@@ -273,14 +274,17 @@ class Verifier:
                 return PairResult(
                     "contradicted", max(p, 0.8), "date", found[0].detail, [window, *windows], found, feats
                 )
-        for window in about[:4] if self.detectors else ():
-            # A clause about the same thing that denies what the claim asserts (or the reverse),
-            # wherever it ranks among the windows about the claim.
-            clash = polarity_clash(claim, window.text)
+        # Things an instruction forbids are named as such: the closest windows count, however far
+        # in meaning a ban sits from advice to use them.
+        for window in dict.fromkeys([*windows[:2], *about[:4]]) if self.detectors else ():
+            clash = polarity_clash(claim, window.text) if window in about else None
+            banned = None if clash else forbidden_things(claim, window.text)
             if clash:
                 side = "negates" if clash[1] else "states"
                 found = [Mismatch("negation", f"the source {side} '{clash[0]}'")]
-            elif modality_clash(claim, window.text):
+            elif banned:
+                found = [Mismatch("negation", f"the source forbids '{banned}'")]
+            elif window in about and modality_clash(claim, window.text):
                 found = [Mismatch("modality", "a certain statement where the source only hedges")]
             else:
                 continue
