@@ -87,11 +87,17 @@ def _close(a: float, b: float, approx: bool) -> bool:
     return zeros >= 2 and not year_like and round(b, -zeros) == a
 
 
+_DERIVED_HEDGE = 0.025
+"""How far a hedged figure ("about £2,000") may be from one worked out (£2,004): a rounding, not the tenth
+a hedge allows against a stated figure; among the many figures one step of arithmetic gives, some fall
+within a tenth of almost anything."""
+
+
 def _derives(a: float, d: float, approx: bool) -> bool:
     """Whether stated ``a`` is derived figure ``d``; a small count must come out exactly (22 / 5 is not "four")."""
     if a.is_integer() and abs(a) <= 10 and not approx:
         return abs(a - d) <= 1e-9
-    return _close(a, d, approx)
+    return _close(a, d, False) or (approx and abs(a - d) <= _DERIVED_HEDGE * max(abs(a), abs(d)))
 
 
 def derived(
