@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ragaudit import audit
 
 PLANT = [
@@ -297,3 +299,24 @@ def test_a_when_clause_inside_the_ask_asks_for_no_date() -> None:
     )
     assert report.abstention is not None and not report.abstention.query_has_gap
     assert all("check:abstention" not in c.amended_by for c in report.claims)
+
+
+TRAIL_TABLE = (
+    "Hill trails, summer 2026\n\n| Trail | Length (km) | Difficulty | Surface |\n|---|---|---|---|\n"
+    "| Ridgeway Loop | 14 | hard | rocky |\n| Millbrook Path | 6 | easy | gravel |"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("The Millbrook Path is a 6 km trail with an easy difficulty rating and a gravel surface.", "supported"),
+        # The Ridgeway Loop's difficulty given to the Millbrook Path: both parts are true of the table.
+        ("The Millbrook Path is a 6 km trail with a hard difficulty rating and a gravel surface.", "synthesis_error"),
+        # Another row's value beside the row's own, in a comparison, is no error.
+        ("The Millbrook Path is rated easy for difficulty, unlike the hard Ridgeway Loop.", "supported"),
+    ],
+)
+def test_a_table_cell_of_another_row_is_a_synthesis_error(answer: str, status: str) -> None:
+    (claim,) = audit(answer, [TRAIL_TABLE]).claims
+    assert claim.status == status

@@ -96,6 +96,9 @@ def test_figures_that_follow_from_stated_ones_are_supported(claim: str, source: 
         ("four were admitted", "five cases since 22 July"),
         # 120 × (100 − 25)% is 90, but no 25% is near: a percentage elsewhere scales only money.
         ("the trip takes 90 minutes", "120 minutes or more: 100% of the return fare"),
+        # A round figure keeps the size of what it rounds: 60 is no "100", 1.5 no "2".
+        ("100 visitors came on Monday", "60 visitors came on Monday"),
+        ("a 2-star rating", "an average of 1.5 stars"),
         # 36 / 4 is 9: a hedge's tenth around a worked-out figure would vouch for almost anything.
         ("a premium of about 10%", "24 months for crops, 36 months for trees; £4 per hectare"),
     ],

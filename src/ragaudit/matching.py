@@ -70,6 +70,10 @@ class Mismatch:
     detail: str
 
 
+_ROUNDING = 0.05
+"""The most a figure written round ("1,000") may be from the exact one it stands for (1,049)."""
+
+
 def _close(a: float, b: float, approx: bool) -> bool:
     """Whether stated ``a`` says ``b``: equal, within 10% when hedged ("about"), or ``b`` rounded as
     ``a`` is written ("58%" for 58.3%, "2.4 million" for 2,430,000; never a year for another)."""
@@ -80,11 +84,12 @@ def _close(a: float, b: float, approx: bool) -> bool:
     if not a.is_integer():
         decimals = len(repr(a).split(".")[1].rstrip("0")) if "." in repr(a) else 0
         return decimals < 6 and round(b, decimals) == a
-    if round(b) == a and not b.is_integer():
-        return True
+    if round(b) == a and not b.is_integer() and abs(a - b) <= 0.1 * abs(a):
+        return True  # "58" for 58.3, but not "2" for 1.5
     zeros = len(str(int(abs(a)))) - len(str(int(abs(a))).rstrip("0")) if a else 0
     year_like = 1500 <= abs(a) <= 2100
-    return zeros >= 2 and not year_like and round(b, -zeros) == a
+    # A rounding keeps the figure's size: 2,430,000 is "2.4 million", but 60 is no "100".
+    return zeros >= 2 and not year_like and round(b, -zeros) == a and abs(a - b) <= _ROUNDING * abs(a)
 
 
 _DERIVED_HEDGE = 0.025
@@ -97,7 +102,9 @@ def _derives(a: float, d: float, approx: bool) -> bool:
     """Whether stated ``a`` is derived figure ``d``; a small count must come out exactly (22 / 5 is not "four")."""
     if a.is_integer() and abs(a) <= 10 and not approx:
         return abs(a - d) <= 1e-9
-    return _close(a, d, False) or (approx and abs(a - d) <= _DERIVED_HEDGE * max(abs(a), abs(d)))
+    if approx:
+        return abs(a - d) <= _DERIVED_HEDGE * max(abs(a), abs(d))
+    return _close(a, d, False)
 
 
 def derived(

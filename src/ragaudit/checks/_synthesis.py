@@ -156,6 +156,9 @@ def find_synthesis_error(claim_text: str, context: str, offset: int, index: Sour
     recs, plain_texts, unit_texts = _per_index(index)
     if len(recs) < 2:
         return _prose_error(claim_text, context, offset, index, unit_texts)
+    cell = _table_cell_error(claim_text, recs, index, plain_texts)
+    if cell is not None:
+        return cell
     names = _mentions(context, plain_texts)
     if not names:
         return None
@@ -210,6 +213,45 @@ def find_synthesis_error(claim_text: str, context: str, offset: int, index: Sour
         if having:
             return _error(claim_text[term.start : nxt.end], record, having[0], index)
     return _prose_error(claim_text, context, offset, index, unit_texts)
+
+
+def _cells(text: str) -> list[str]:
+    return [c.strip() for c in text.strip().strip("|").split("|")]
+
+
+def _cell_keys(cell: str) -> set[str]:
+    return {t.key for t in analyze(cell) if t.key not in LIGHT_WORDS}
+
+
+def _table_cell_error(claim_text: str, recs: list[Record], index: SourceIndex, texts: _Texts) -> SynthesisError | None:
+    """A table column the claim names ("yellow rust rating"), for the one row it names, given another
+    row's cell ("resistant", Corbel's) and none of the row's own ("3 (susceptible)", Mallory's)."""
+    named_rows = {k for _, name in _mentions(claim_text, texts, first_word=True) for k in texts.holding(name, most=2)}
+    if len(named_rows) != 1:
+        return None
+    record = recs[named_rows.pop()]
+    rows = [r for r in recs if r.collection == record.collection and r.text.lstrip().startswith("|")]
+    if record not in rows or rows[0].units[0] not in index.units:
+        return None
+    header = index.units[max(0, index.units.index(rows[0].units[0]) - 1)]
+    if header is rows[0].units[0] or not header.text.lstrip().startswith("|"):
+        return None
+    words = {t.key: claim_text[t.start : t.end] for t in analyze(claim_text)}
+    claim_keys = set(words)
+    own_cells = _cells(record.text)
+    for column, title in enumerate(_cells(header.text)[1:], start=1):
+        named = _cell_keys(re.sub(r"\(.*?\)", " ", title))
+        if column >= len(own_cells) or not named or len(named & claim_keys) < math.ceil(0.6 * len(named)):
+            continue
+        mine = _cell_keys(own_cells[column]) - named
+        if mine & claim_keys:
+            continue
+        for other in rows:
+            cells = _cells(other.text)
+            theirs = _cell_keys(cells[column]) - named - mine if column < len(cells) else set()
+            if other is not record and theirs & claim_keys:
+                return _error(words[sorted(theirs & claim_keys)[0]], record, other, index)
+    return None
 
 
 def _names_someone(text: str) -> bool:
