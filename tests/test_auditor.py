@@ -200,3 +200,17 @@ def test_a_judge_of_ones_own_plugs_in_and_stays_the_callers_to_close() -> None:
     info = report.judge
     assert (info.name, info.model, info.prompt_version, info.prompt_hash) == ("echo", "echo-model", "p1", "abc")
     assert not judge.closed  # passed in by the caller: the auditor does not close it
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The ferry leaves at 07:40 and takes 55 minutes.",  # faithful
+        "The ferry leaves at 07:40 and takes 75 minutes.",  # one wrong figure
+        "The ferry leaves at 07:40 [2].",  # true, but credited to the wrong passage
+    ],
+)
+def test_the_hallucination_score_ranks_as_the_label_decides(answer: str) -> None:
+    sources = ["The first ferry leaves Castlebay at 07:40; the crossing takes 55 minutes.", "Cabins cost £40."]
+    report = ragaudit.audit(answer, sources)
+    assert (report.hallucination_score >= 0.5) is (report.label == "hallucinated")

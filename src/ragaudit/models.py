@@ -310,7 +310,8 @@ class Report(_Model):
     faithfulness: float
     """(supported + 0.5 × partially_supported) / claims; 1.0 when there are no claims."""
     hallucination_score: float = 0.0
-    """In [0, 1]: the worst claim's chance of not being supported; ranks answers (AUROC, AUPRC)."""
+    """In [0, 1]: how strongly the answer holds an unsupported claim; at or over 0.5 exactly when the label
+    is ``hallucinated``; ranks answers (AUROC, AUPRC)."""
     note: str | None = None
     """Set when the score is degenerate, e.g. no claims were found."""
     counts: Counts

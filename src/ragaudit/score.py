@@ -29,6 +29,11 @@ def faithfulness(counts: Counts) -> float:
     return round((counts.supported + 0.5 * counts.partially_supported) / counts.total, 6)
 
 
+MISATTRIBUTION_STRENGTH = 0.75
+"""How strongly a fabricated citation counts in :func:`hallucination_score` (the citation check gives no
+confidence of its own)."""
+
+
 def misattributed(claims: Sequence[ClaimResult]) -> bool:
     """Whether an inline citation names no source, or a source that does not hold the claim it cites."""
     return any(c.citation_check is not None and not c.citation_check.valid for c in claims)
@@ -40,7 +45,17 @@ def label(claims: Sequence[ClaimResult]) -> Label:
 
 
 def hallucination_score(claims: Sequence[ClaimResult]) -> float:
-    """How likely the answer holds an unsupported claim, in [0, 1]: the worst claim's chance of
-    not being supported (its confidence when it is flagged, one minus it when supported); 0 with no claims.
+    """How strongly the answer holds an unsupported claim, in [0, 1], ranked as the label decides: at or
+    over 0.5 exactly when the answer is labelled hallucinated (0.5 plus half the strongest finding's
+    confidence: a flagged claim's, 0.75 for a fabricated citation), under it otherwise (half the weakest
+    supported claim's doubt, one minus its confidence); 0 with no claims.
+
+    >>> hallucination_score([])
+    0.0
     """
-    return round(max((c.confidence if c.status != "supported" else 1.0 - c.confidence for c in claims), default=0.0), 6)
+    flagged = [c.confidence for c in claims if c.status != "supported"]
+    if misattributed(claims):
+        flagged.append(MISATTRIBUTION_STRENGTH)
+    if flagged:
+        return round(0.5 + 0.5 * max(flagged), 6)
+    return round(0.5 * max((1.0 - c.confidence for c in claims), default=0.0), 6)
