@@ -231,3 +231,15 @@ def test_a_date_worked_out_from_a_given_date_and_a_length_of_time(
 def test_every_day_of_a_range_or_list_that_names_its_month_once(text: str, days: set[int]) -> None:
     dates = extract(text).dates
     assert {d.day for d in dates} == days and {d.month for d in dates} == {4}
+
+
+@pytest.mark.parametrize(
+    ("text", "head"),
+    [
+        ("Autumn sowings gave no yield benefit.", "benefit"),  # a compound: its head is its last noun
+        ("Inspectors found no leaks in the tank.", "leak"),
+        ("There is no fee.", "fee"),
+    ],
+)
+def test_no_denies_the_head_of_its_noun_phrase(text: str, head: str) -> None:
+    assert extract(text).negated_heads == {head}

@@ -161,8 +161,20 @@ def _read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Sl
                 conditioned.add(condition)
             elif content and i not in conditioned and lower != "without" and not hypothetical:
                 # "if it won't start", "so they don't swallow": a condition or a purpose, not a denial.
-                slots.negated_heads.add(content[0])
+                slots.negated_heads.add((_noun_head(tokens, i) if lower == "no" else "") or content[0])
     slots.negated = negations % 2 == 1
+
+
+def _noun_head(tokens: list[tuple[str, str, int, int]], i: int) -> str:
+    """The head of the noun phrase a "no" at ``i`` denies: the last of the content words right after it
+    ("no yield benefit" denies a benefit, not yields)."""
+    run: list[str] = []
+    for kind, raw, _, _ in tokens[i + 1 : i + 5]:
+        word = raw.lower()
+        if kind != "word" or word in STOPWORDS or word in LIGHT_WORDS:
+            break
+        run.append(word)
+    return stem(run[-1]) if run else ""
 
 
 def _read_names(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots) -> None:
