@@ -140,3 +140,14 @@ def test_long_texts_are_split_into_windows_not_truncated() -> None:
     assert covered >= len(body)
     # The tail of a long text changes its vector (it was read, not cut).
     assert float(embed([long_text])[0] @ embed([long_text + " Flooding closed the northern pumping station."])[0]) < 1.0
+
+
+def test_a_denial_in_one_coordinated_clause_is_read_on_that_clause() -> None:
+    # The source's "may run slower" is about short scripts; the claim's "doesn't run" is about 32-bit.
+    source = (
+        "The new compiler speeds up long jobs, but short scripts may run slower because of start-up costs. "
+        "It is not yet supported on 32-bit platforms."
+    )
+    answer = "Short scripts can end up slower because of start-up costs, and the compiler doesn't yet run on 32-bit."
+    (claim,) = ragaudit.audit(answer, [source]).claims
+    assert claim.decided_by != "detector:negation"

@@ -87,6 +87,8 @@ class PairResult:
     features: dict[str, float] = field(default_factory=dict)
 
 
+_COORDINATED_RE = re.compile(r",\s(?:and|but|while|whereas|so)\s|;\s")
+
 EMBED_BUDGET = 384
 """Texts embedded per request at most (claims first, then source units): bounded work per audit."""
 _ALL_UNITS = 24
@@ -274,10 +276,13 @@ class Verifier:
                 return PairResult(
                     "contradicted", max(p, 0.8), "date", found[0].detail, [window, *windows], found, feats
                 )
+        # Each coordinated clause of the claim denies or states on its own ("short scripts can run
+        # slower, and the JIT doesn't yet run on 32-bit": the denial is the JIT's, not the scripts').
+        parts = [extract(p) for p in _COORDINATED_RE.split(alignment.claim.text) if len(p.split()) >= 4] or [claim]
         # Things an instruction forbids are named as such: the closest windows count, however far
         # in meaning a ban sits from advice to use them.
         for window in dict.fromkeys([*windows[:2], *about[:4]]) if self.detectors else ():
-            clash = polarity_clash(claim, window.text) if window in about else None
+            clash = next((c for part in parts if window in about and (c := polarity_clash(part, window.text))), None)
             banned = None if clash else forbidden_things(claim, window.text)
             if clash:
                 side = "negates" if clash[1] else "states"
