@@ -44,6 +44,21 @@ def test_greetings_headers_questions_are_not_claims() -> None:
     assert texts(answer) == ["The bridge is 3 km long."]
 
 
+@pytest.mark.parametrize(
+    ("answer", "claims"),
+    [
+        # An opening that announces the answer is cut off; what it introduces is still checked.
+        ("Here is an overview based on the provided data: The cafe opens at 8 am.", ["The cafe opens at 8 am."]),
+        ("Sure, the fee is £40.", ["the fee is £40."]),
+        ("Here is a brief overview of the reviews.", []),
+        # "Thanks to" gives a cause, not thanks.
+        ("Thanks to the new pump, output rose sharply.", ["Thanks to the new pump, output rose sharply."]),
+    ],
+)
+def test_openings_are_cut_off_and_what_they_introduce_is_checked(answer: str, claims: list[str]) -> None:
+    assert texts(answer) == claims
+
+
 def test_abstentions_are_recorded_not_claimed() -> None:
     seg = segment("The bridge is 3 km long. The sources do not say when it was built.")
     assert [c.text for c in seg.claims] == ["The bridge is 3 km long."]

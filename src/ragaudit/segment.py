@@ -109,16 +109,22 @@ def find_citations(answer: str) -> list[CitationMarker]:
 
 # --- sentences and clauses ----------------------------------------------------------------
 _BULLET_RE = re.compile(r"(?:[-*•▪◦‣]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)](?=\s))\s+")
+# Openings that announce or introduce the answer: cut off, so what follows them is still checked.
 _META_PREFIX_RE = re.compile(
-    r"^(?:based on|according to|from|using|per) (?:the )?(?:provided |given |above |available )?"
+    r"^(?:(?:based on|according to|from|using|per) (?:the )?(?:provided |given |above |available )?"
     r"(?:passages?|sources?|documents?|context|information|text|data|reviews?|article|records?)"
-    r"(?: provided| given| above)?,\s*",
+    r"(?: provided| given| above)?,\s*"
+    r"|(?:sure|certainly|of course|absolutely)[,!.]\s*"
+    r"|(?:here|below)\s+(?:is|are)\b[^.!?:]{0,120}:\s+)",
     re.IGNORECASE,
 )
 _NON_CLAIM_RE = re.compile(
     r"""^(?:
-        (?:hi|hello|hey|thanks?|thank you|sure|certainly|of course|great question|good question)\b.{0,40}$
-      | (?:here|below)\s+(?:is|are)\b.{0,80}[:.]?$
+        (?:hi|hello|hey|thanks\ for|thank\ you|great\ question|good\ question)\b[^\d]{0,40}$
+      | (?:sure|certainly|of\ course|absolutely|thanks)[.!]?$
+      | (?:here|below)\s+(?:is|are)\b[^.!?:]{0,120}:$
+      | (?:here|below)\s+(?:is|are)\s+(?:a|an|the|my|some)\s+(?:short\s|brief\s|quick\s)?
+           (?:summary|overview|answer|breakdown|rundown|recap)\b[^.!?:\d]{0,80}[.]?$
       | (?:i hope|hope)\s+this\s+helps.*
       | (?:let me know|feel free)\b.*
       | (?:in summary|to summarize|overall|summary|answer|note)[:.]?$
