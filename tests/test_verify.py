@@ -151,3 +151,16 @@ def test_a_denial_in_one_coordinated_clause_is_read_on_that_clause() -> None:
     answer = "Short scripts can end up slower because of start-up costs, and the compiler doesn't yet run on 32-bit."
     (claim,) = ragaudit.audit(answer, [source]).claims
     assert claim.decided_by != "detector:negation"
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("Run `backup --verify` to check the archive.", "faithful"),
+        ("Run `backup --verify` to check the archive; it writes a report to verify.log.", "hallucinated"),
+        ("Run `backup --verify --fast` to check the archive.", "hallucinated"),
+    ],
+)
+def test_a_file_name_or_flag_no_source_writes_is_made_up(answer: str, label: str) -> None:
+    source = "The `backup` tool copies the data directory. Its `--verify` option checks the archive afterwards."
+    assert ragaudit.audit(answer, [source]).label == label

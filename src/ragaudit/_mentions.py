@@ -1,6 +1,7 @@
 """What a claim mentions that the sources may not: names, and figures that are no facts to check.
 
-The verifier's added-detail and name-swap detectors read these: a name no source gives (spelled
+The verifier's added-detail and name-swap detectors read these: a literal (a file name, a flag, an
+identifier) no source writes, a name no source gives (spelled
 another way, nearly the same, or a state written out all count as given), a count that refers back
 ("the two leaders") or counts the list after it ("two reasons: …"), and the words of a request's
 sources.
@@ -16,6 +17,28 @@ from rapidfuzz import fuzz, process
 from ragaudit._slot_data import US_STATES, Quantity
 from ragaudit.align import SourceIndex
 from ragaudit.slots import extract
+
+# Literal tokens that must come verbatim from somewhere: code spans, file names, command-line flags,
+# identifiers (snake_case, dotted.names), web and mail addresses.
+_LITERAL_RE = re.compile(
+    r"`([^`\n]{1,80})`"
+    r"|(?<![\w.-])((?:[\w-]{1,60}\.)+(?:json|ya?ml|csv|txt|py|js|ts|md|xml|html?|toml|ini|cfg|conf|log|sh|exe|zip|pdf|docx?|xlsx?))\b"
+    r"|(?<![\w-])(--?[a-z][\w-]{1,40})"
+    r"|\b([a-z][a-z0-9]{0,30}(?:_[a-z0-9]{1,30}){1,6})\b"
+    r"|\b(https?://[^\s)>\]]{1,200}|[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,4})",
+    re.IGNORECASE,
+)
+
+
+def novel_literals(claim_text: str, known_text: str) -> list[str]:
+    """Code spans, file names, flags, identifiers and addresses in the claim that the sources (and the
+    question) never write: such tokens are copied, never paraphrased, so a new one is made up."""
+    lowered = known_text.lower()
+    found: list[str] = []
+    for m in _LITERAL_RE.finditer(claim_text):
+        # A code span may join what the sources write apart ("terrane apply --dry-run"): word by word.
+        found += m[1].split() if m[1] else [next(g for g in m.groups() if g)]
+    return [t for t in dict.fromkeys(found) if t.lower().rstrip(".") not in lowered][:8]
 
 
 def novel_name(name: str, written: str, all_text: str, index: SourceIndex) -> bool:

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ragaudit._mentions import counts_list, index_words, novel_name, refers_back, words_around
+from ragaudit._mentions import counts_list, index_words, novel_literals, novel_name, refers_back, words_around
 from ragaudit._slot_data import MONEY
 from ragaudit._text import LIGHT_WORDS
 from ragaudit._verifier_model import VerifierModel, claim_features, load_model
@@ -223,7 +223,11 @@ class Verifier:
         given = extract(question) if question else None
         if given:
             pool += given.quantities
-        return [self._one(a, index, claim_vectors[i], pool, all_text, novelty, given) for i, a in enumerate(alignments)]
+        known_text = f"{all_text}\n{question}" if question else all_text
+        return [
+            self._one(a, index, claim_vectors[i], pool, all_text, novelty, given, known_text)
+            for i, a in enumerate(alignments)
+        ]
 
     def _one(
         self,
@@ -234,6 +238,7 @@ class Verifier:
         all_text: str,
         novelty: float,
         given: Slots | None = None,
+        known_text: str = "",
     ) -> PairResult:
         model = self.model
         claim = extract(alignment.claim.text)
@@ -331,10 +336,11 @@ class Verifier:
             and not any(a <= q.start < b for a, b in derived_days)
         ]
         novel_names = [n for n, written in claim.names.items() if novel_name(n, written, all_text, index)]
+        literals = novel_literals(alignment.claim.text, known_text) if self.detectors else []
         # A figure or name no source states: an added detail beside supported text; a party no source
         # names is reported even with no window about the claim (figures may be derived across sources).
-        if self.detectors and (novel_names or (about and novel_q)):
-            what = "', '".join([q.text for q in novel_q[:2]] + [claim.names[n] for n in novel_names[:2]])
+        if self.detectors and (novel_names or literals or (about and novel_q)):
+            what = "', '".join([q.text for q in novel_q[:2]] + [claim.names[n] for n in novel_names[:2]] + literals[:2])
             status = "partially_supported" if best.coverage >= 0.5 or best.similarity >= 0.6 else "unsupported"
             return PairResult(status, max(p, 0.7), "added detail", f"no source states '{what}'", windows, [], feats)
         # A causal link must be stated by a window about the claim or by one of the nearest; a claim
