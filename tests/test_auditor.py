@@ -21,6 +21,7 @@ from ragaudit.errors import ConfigError, InputError, LimitError
 from ragaudit.gate import Policy
 from ragaudit.judges import Alignment, Judge, JudgeContext, JudgePrompt, Verdict
 from ragaudit.models import AuditRequest, Report
+from ragaudit.score import finding_strength, shipped_calibration
 
 SOURCES = [{"id": "1", "text": "The plant opened in 2012. It employs 500 people in two shifts."}]
 ANSWER = "The plant opened in 2010. It employs 500 people."
@@ -213,4 +214,8 @@ def test_a_judge_of_ones_own_plugs_in_and_stays_the_callers_to_close() -> None:
 def test_the_hallucination_score_ranks_as_the_label_decides(answer: str) -> None:
     sources = ["The first ferry leaves Castlebay at 07:40; the crossing takes 55 minutes.", "Cabins cost £40."]
     report = ragaudit.audit(answer, sources)
-    assert (report.hallucination_score >= 0.5) is (report.label == "hallucinated")
+    strength = finding_strength(report.claims)
+    assert (strength >= 0.5) is (report.label == "hallucinated")
+    # The shipped calibration turns the strength into a probability without changing the ranking.
+    calibration = shipped_calibration()
+    assert calibration.a > 0 and report.hallucination_score == round(calibration.apply(strength), 6)

@@ -186,7 +186,7 @@ class Auditor:
             id=request.id,
             label=label(outcome.claims),
             faithfulness=faithfulness(counts),
-            hallucination_score=hallucination_score(outcome.claims),
+            hallucination_score=hallucination_score(outcome.claims, self.judge.name),
             note=" ".join(notes) or None,
             counts=counts,
             claims=outcome.claims,

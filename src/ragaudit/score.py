@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
 from ragaudit._vocab import Label
 from ragaudit.models import ClaimResult, Counts
@@ -44,13 +49,13 @@ def label(claims: Sequence[ClaimResult]) -> Label:
     return "hallucinated" if misattributed(claims) or any(c.status != "supported" for c in claims) else "faithful"
 
 
-def hallucination_score(claims: Sequence[ClaimResult]) -> float:
+def finding_strength(claims: Sequence[ClaimResult]) -> float:
     """How strongly the answer holds an unsupported claim, in [0, 1], ranked as the label decides: at or
     over 0.5 exactly when the answer is labelled hallucinated (0.5 plus half the strongest finding's
     confidence: a flagged claim's, 0.75 for a fabricated citation), under it otherwise (half the weakest
     supported claim's doubt, one minus its confidence); 0 with no claims.
 
-    >>> hallucination_score([])
+    >>> finding_strength([])
     0.0
     """
     flagged = [c.confidence for c in claims if c.status != "supported"]
@@ -59,3 +64,37 @@ def hallucination_score(claims: Sequence[ClaimResult]) -> float:
     if flagged:
         return round(0.5 + 0.5 * max(flagged), 6)
     return round(0.5 * max((1.0 - c.confidence for c in claims), default=0.0), 6)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreCalibration:
+    """Platt scaling of :func:`finding_strength` to a probability, fitted for one judge."""
+
+    judge: str
+    a: float
+    b: float
+
+    def apply(self, strength: float) -> float:
+        """The probability that an answer of this finding strength holds a hallucination."""
+        return 1.0 / (1.0 + math.exp(-(self.a * strength + self.b)))
+
+
+@cache
+def shipped_calibration() -> ScoreCalibration:
+    """The calibration shipped for the offline judge (``data/score_calibration.json``, written by
+    ``benchmarks/fit_score_calibration.py`` on the RAGTruth dev half)."""
+    card = json.loads(resources.files("ragaudit").joinpath("data/score_calibration.json").read_text())
+    return ScoreCalibration(str(card["judge"]), float(card["a"]), float(card["b"]))
+
+
+def hallucination_score(claims: Sequence[ClaimResult], judge: str = "offline") -> float:
+    """The probability that the answer holds a hallucination: the finding strength calibrated for the
+    judge that found it, where a calibration is shipped for it (else the strength itself); 0 with no claims.
+
+    Ranks answers exactly as :func:`finding_strength` does (the calibration is monotone).
+    """
+    if not claims:
+        return 0.0
+    strength = finding_strength(claims)
+    calibration = shipped_calibration()
+    return round(calibration.apply(strength) if judge == calibration.judge else strength, 6)
