@@ -102,3 +102,67 @@ def test_a_large_request_leaves_no_whole_source_in_the_text_caches() -> None:
         auditor.audit("The plant opened in 1900.", [text])
         assert _mentions.index_words.cache_info().currsize == 0
         assert slots.extract.cache_info().currsize == 0
+
+
+def _embedded(limits: Limits, monkeypatch: pytest.MonkeyPatch) -> int:
+    """Texts the verifier embeds for three claims against 60 passages (over a small index's 24)."""
+    import ragaudit.verify
+
+    seen: list[str] = []
+    verifying = [False]
+    real, verify = ragaudit.verify.embed, ragaudit.verify.Verifier.verify
+
+    def counting(texts: list[str]) -> object:
+        seen.extend(texts if verifying[0] else [])
+        return real(texts)
+
+    def verifier(*args: object, **kwargs: object) -> object:
+        verifying[0] = True
+        try:
+            return verify(*args, **kwargs)  # type: ignore[arg-type]
+        finally:
+            verifying[0] = False
+
+    monkeypatch.setattr(ragaudit.verify, "embed", counting)
+    monkeypatch.setattr(ragaudit.verify.Verifier, "verify", verifier)
+    sources = [
+        " ".join(f"The {w} bridge {k} opened in {1900 + k}." for k in range(20)) for w in ("river", "town", "old")
+    ]
+    answer = "The river bridge 3 opened in 1903. The town bridge 7 opened in 1907. The old bridge 9 opened in 1909."
+    Auditor(limits=limits, index_cache=IndexCache()).audit(answer, sources)
+    return len(seen)
+
+
+def test_the_embedding_budgets_bound_the_texts_the_verifier_embeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    unbounded = _embedded(Limits(), monkeypatch)
+    assert unbounded > 3 + 6  # three claims, then passages near each
+    assert _embedded(Limits(embedded_texts=6), monkeypatch) == 6
+    # 3 claims × (1 + 1) + 24: a request with few claims embeds few texts.
+    assert _embedded(Limits(embedded_per_claim=1), monkeypatch) <= 30 < unbounded or unbounded <= 30
+
+
+def test_service_settings_set_the_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ragaudit.errors import ConfigError
+    from ragaudit.service.settings import ServiceSettings, check_settings
+
+    for name, value in [
+        ("CHECKED_CLAIMS", 2),
+        ("INDEXED_CHARS", 500),
+        ("EMBEDDED_TEXTS", 7),
+        ("EMBEDDED_PER_CLAIM", 3),
+    ]:
+        monkeypatch.setenv(f"RAGAUDIT_{name}", str(value))
+    limits = ServiceSettings().auditor_config().limits
+    assert (limits.checked_claims, limits.indexed_chars, limits.embedded_texts, limits.embedded_per_claim) == (
+        2,
+        500,
+        7,
+        3,
+    )
+    answer = " ".join(f"Paris has {n} bridges." for n in range(4))
+    report = Auditor(ServiceSettings().auditor_config(), index_cache=IndexCache()).audit(answer, [FILLER * 20 + answer])
+    assert [c.decided_by for c in report.claims].count("budget") == 2
+    assert report.note is not None and "first 2 of 4 claims" in report.note and "characters, over the" in report.note
+    monkeypatch.setenv("RAGAUDIT_EMBEDDED_TEXTS", "0")
+    with pytest.raises(ConfigError, match="embedded_texts"):
+        check_settings(ServiceSettings())

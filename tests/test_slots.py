@@ -7,7 +7,10 @@ source the way a faithful rewrite or a one-slot error does.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from ragaudit import _slot_data as lex
 from ragaudit.matching import (
     compare,
     date_derived,
@@ -17,7 +20,7 @@ from ragaudit.matching import (
     quantity_supported,
     unsupported_figures,
 )
-from ragaudit.slots import extract
+from ragaudit.slots import _TOKEN_RE, _compact, _tokens, extract
 
 
 def figures(text: str) -> list[tuple[str, str | None]]:
@@ -243,3 +246,42 @@ def test_every_day_of_a_range_or_list_that_names_its_month_once(text: str, days:
 )
 def test_no_denies_the_head_of_its_noun_phrase(text: str, head: str) -> None:
     assert extract(text).negated_heads == {head}
+
+
+_PIECES = [
+    "5",
+    " ",
+    "am",
+    "p.m.",
+    ":",
+    "12",
+    "3:45",
+    "£",
+    "%",
+    "word",
+    "1,000",
+    ".",
+    "s",
+    "\n",
+    " " * 63,
+    " " * 64,
+    " " * 90,
+]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=30))
+def test_skipping_runs_of_spaces_finds_the_tokens_a_full_scan_finds(pieces: list[str]) -> None:
+    # A source past the reading budget is mostly blanks; tokens are read between them, not in them.
+    text = "".join(pieces)
+    scanned = [(m.lastgroup or "", m.group(), m.start(), m.end()) for m in _TOKEN_RE.finditer(text)]
+    assert _tokens(text) == scanned
+
+
+def test_no_phrase_read_from_the_whole_text_holds_a_run_of_spaces() -> None:
+    # extract() looks for these in the text with runs of over 64 spaces cut to 64 (issue 11).
+    phrases = [*lex.UNKNOWN_PHRASES, *lex.CAUSAL_IDIOMS, *lex.CAUSAL_PHRASES, "up to"]
+    assert max(len(p) - len(p.lstrip(" ")) + len(p) - len(p.rstrip(" ")) + p.count("  ") for p in phrases) < 8
+    blank = "The cause is unknown" + " " * 5000 + "because of the rain." + " " * 70
+    assert _compact(blank) == "The cause is unknown" + " " * 64 + "because of the rain." + " " * 64
+    assert extract(blank).unknown and extract(blank).causal

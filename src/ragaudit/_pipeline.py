@@ -139,6 +139,7 @@ class Auditor:
             risk_level=self.options.risk_level,
             answer=request.answer,
             calls=calls,
+            embedded_texts=self.config.limits.embedding_budget(len(claims)),
         )
         verdicts = self.judge.judge(alignments, context)
         t3 = time.perf_counter()

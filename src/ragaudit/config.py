@@ -30,6 +30,12 @@ MAX_CHECKED_CLAIMS = 64
 """Claims checked per request (a budget, not a refusal): later claims are reported unsupported, not checked."""
 MAX_INDEXED_CHARS = 64_000
 """Source characters read per request (a budget): past it, the passages sharing most words with the answer."""
+SMALL_INDEX_UNITS = 24
+"""An index of at most this many passages is embedded whole (so a short request is read in full)."""
+MAX_EMBEDDED_TEXTS = 192
+"""Texts the verifier embeds per request (a budget): its claims, then the passages nearest each."""
+EMBEDDED_PER_CLAIM = 12
+"""Texts embedded per claim checked (a budget), besides a small index's passages (embedded whole)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,12 +57,21 @@ class Limits:
     """Budget, not a limit: claims checked per request; the rest are reported unsupported, marked not checked."""
     indexed_chars: int = MAX_INDEXED_CHARS
     """Budget, not a limit: source characters read per request; the report's note says when it was reached."""
+    embedded_texts: int = MAX_EMBEDDED_TEXTS
+    """Budget: texts (claims and passages) the verifier embeds per request; past it, meaning is read from words."""
+    embedded_per_claim: int = EMBEDDED_PER_CLAIM
+    """Budget: texts embedded per claim checked (plus up to 24 passages of a small index), so that a request
+    with few claims embeds few texts whatever the size of its sources."""
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ConfigError(f"limit {f.name} must be a positive integer, not {value!r}")
+
+    def embedding_budget(self, claims: int) -> int:
+        """Texts the verifier may embed for a request with ``claims`` claims checked."""
+        return min(self.embedded_texts, (1 + self.embedded_per_claim) * claims + SMALL_INDEX_UNITS)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,11 +11,12 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import chain, combinations, islice
 
+from ragaudit._figures import FigurePool, reach, within
 from ragaudit._slot_data import CAUSAL, CAUSAL_IDIOMS, CAUSAL_PHRASES, INSTRUMENTAL_VERBS
 from ragaudit._text import stem
 from ragaudit.slots import MAX_CHARS, Date, Quantity, Slots, extract
@@ -113,13 +114,23 @@ def derived(
     """Figures that follow from two stated ones by one step of arithmetic (of the first ``limit``);
     with ``percents``, also a figure's share, reduction or increase by each ("60% off £960" is £384);
     ``operands`` (the question's figures, the claim's other ones) enter two-figure steps only."""
-    return _derived(tuple(values[:limit]), tuple(percents[:limit]), tuple(operands[:limit]))
+    return frozenset(chain(*_derived(tuple(values[:limit]), tuple(percents[:limit]), tuple(operands[:limit]))))
 
 
-@lru_cache(maxsize=4096)
+def _derivable(
+    a: float, approx: bool, values: Sequence[float], percents: Sequence[float], operands: Sequence[float]
+) -> bool:
+    """Whether stated ``a`` is one of the figures :func:`derived` gives (looked up near ``a``, not scanned)."""
+    ordered, odd = _derived(tuple(values[:12]), tuple(percents[:12]), tuple(operands[:12]))
+    lo, hi = within(ordered, a, reach(a, approx))
+    return any(_derives(a, d, approx) for d in chain(ordered[lo:hi], odd))
+
+
+@lru_cache(maxsize=1024)
 def _derived(
     vals: tuple[float, ...], percents: tuple[float, ...] = (), operands: tuple[float, ...] = ()
-) -> frozenset[float]:
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The derived figures, sorted (the finite ones) and the rest (a cache entry holds at most a few thousand)."""
     out: set[float] = set()
     every = tuple(dict.fromkeys(vals + operands))  # a figure stated twice is not two operands
     for a in every:
@@ -140,7 +151,7 @@ def _derived(
         out.update(x for x in (a * 2, a / 2) if x > 10 or not x.is_integer())
         if 0 < a < 3:
             out.add(round((a - 1) * 100, 6))
-    return frozenset(out)
+    return tuple(sorted(x for x in out if math.isfinite(x))), tuple(x for x in out if not math.isfinite(x))
 
 
 def quantity_supported(
@@ -164,7 +175,8 @@ def quantity_supported(
         and any(t // 60 in (q.raw, q.raw + 12) for t in times)
     ):
         return True  # "at 11" for 11:00
-    for p in pool:
+    # A pool indexed by value gives only the figures near ``q``: the same answer without the scan.
+    for p in pool.candidates(q) if isinstance(pool, FigurePool) else pool:
         if q.dimension == "time" and p.dimension == "time" and abs(q.value - p.value) <= 0.025 * p.value:
             return True  # "a month" for 30 days
         if q.dimension and p.dimension and q.dimension == p.dimension and _close(q.value, p.value, q.approx):
@@ -178,18 +190,31 @@ def quantity_supported(
         spans = {abs(a - b) * 60 for a, b in combinations(sorted(times)[:12], 2)}
         if any(abs(q.value - d) <= 0.025 * d for d in spans):
             return True
-    percents = [p.raw for p in [*pool, *operands] if p.dimension == "percent"]
+    # Derivations start from the first twelve figures of each kind (see :func:`derived`).
+    rates, plain = (pool.percents, pool.plain) if isinstance(pool, FigurePool) else _leading(pool)
+    percents = _first(chain(rates, (o.raw for o in operands if o.dimension == "percent")))
     if q.dimension is None:
-        found = derived([p.raw for p in pool], percents=percents, operands=[o.raw for o in operands])
-        return any(_derives(q.raw, d, q.approx) for d in found)
+        return _derivable(q.raw, q.approx, [p.raw for p in pool[:12]], percents, [o.raw for o in operands])
     # Same-unit figures combine in base units ("1,770 m − 620 m" is 1,150 m, not 1,150 feet); other
     # figures enter as plain counts ("30 days of 47.8p" is £14.34).
-    values = [p.value if p.dimension == q.dimension else p.raw for p in pool]
+    values = [p.value if p.dimension == q.dimension else p.raw for p in pool[:12]]
     extra = [o.value if o.dimension == q.dimension else o.raw for o in operands]
-    if any(_derives(q.value, d, q.approx) for d in derived(values, percents=percents, operands=extra)):
+    if _derivable(q.value, q.approx, values, percents, extra):
         return True
     # "172 years" between 1612 and 1784: a count from plain figures.
-    return any(_derives(q.raw, d, q.approx) for d in derived([p.raw for p in pool if p.dimension is None]))
+    return _derivable(q.raw, q.approx, plain, (), ())
+
+
+def _first(values: Iterable[float], n: int = 12) -> list[float]:
+    return list(islice(values, n))
+
+
+def _leading(pool: Sequence[Quantity]) -> tuple[list[float], list[float]]:
+    """The first twelve percentages and plain figures of ``pool`` (what derivations start from)."""
+    return (
+        _first(p.raw for p in pool if p.dimension == "percent"),
+        _first(p.raw for p in pool if p.dimension is None),
+    )
 
 
 _CLAUSE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+|\s(?=\d{1,2}\.\d{1,2}\s)")

@@ -26,11 +26,13 @@ from typing import Any
 
 import numpy as np
 
+from ragaudit._figures import FigurePool
 from ragaudit._mentions import counts_list, index_words, novel_literals, novel_name, refers_back, words_around
 from ragaudit._slot_data import MONEY
 from ragaudit._text import LIGHT_WORDS
 from ragaudit._verifier_model import VerifierModel, claim_features, load_model
 from ragaudit.align import Alignment, SourceIndex, Unit
+from ragaudit.config import SMALL_INDEX_UNITS
 from ragaudit.embed import embed
 from ragaudit.matching import (
     Mismatch,
@@ -91,7 +93,7 @@ _COORDINATED_RE = re.compile(r",\s(?:and|but|while|whereas|so)\s|;\s")
 
 EMBED_BUDGET = 384
 """Texts embedded per request at most (claims first, then source units): bounded work per audit."""
-_ALL_UNITS = 24
+_ALL_UNITS = SMALL_INDEX_UNITS
 """Indexes up to this many units are embedded whole; larger ones only where the words point."""
 _PER_CLAIM = 6
 """Units embedded per claim in a larger index: its best lexical candidates (embedding is most of the cost)."""
@@ -198,12 +200,18 @@ class Verifier:
         self.learned = learned
 
     def verify(
-        self, alignments: Sequence[Alignment], index: SourceIndex, novelty: float, question: str | None = None
+        self,
+        alignments: Sequence[Alignment],
+        index: SourceIndex,
+        novelty: float,
+        question: str | None = None,
+        budget: int | None = None,
     ) -> list[PairResult]:
-        """One :class:`PairResult` per alignment, in order (figures the question states count as given)."""
+        """One :class:`PairResult` per alignment, in order (figures the question states count as given;
+        at most ``budget`` texts embedded, default :data:`EMBED_BUDGET`)."""
         if not alignments:
             return []
-        budget = EMBED_BUDGET
+        budget = EMBED_BUDGET if budget is None else budget
         claim_vectors = np.zeros((len(alignments), 384), dtype=np.float32)
         n_claims = min(len(alignments), budget // 2) if self.embeddings else 0
         claim_vectors[:n_claims] = embed([a.claim.text for a in alignments[:n_claims]])
@@ -219,10 +227,11 @@ class Verifier:
             wanted = list(dict.fromkeys(itertools.chain(chosen, ranked)))
             unit_vectors(index, wanted[:budget])
         all_text = "\n".join(s.text for s in index.sources)
-        pool = [q for s in index.sources for q in extract(s.text).quantities]
         given = extract(question) if question else None
-        if given:
-            pool += given.quantities
+        # Indexed by value: each claim's figures look up the few near them (issue 11).
+        pool = FigurePool(
+            [q for s in index.sources for q in extract(s.text).quantities] + (given.quantities if given else [])
+        )
         known_text = f"{all_text}\n{question}" if question else all_text
         return [
             self._one(a, index, claim_vectors[i], pool, all_text, novelty, given, known_text)

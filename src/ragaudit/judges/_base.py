@@ -21,6 +21,8 @@ class JudgeContext:
     answer: str = ""
     calls: list[JudgeCall] = field(default_factory=list)
     """LLM judges append a record of every call here; it goes into the report."""
+    embedded_texts: int | None = None
+    """Texts a judge may embed for this request (the budget of :class:`~ragaudit.config.Limits`); ``None``: its default."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ragaudit._vocab import RiskLevel
+from ragaudit.config import EMBEDDED_PER_CLAIM, MAX_CHECKED_CLAIMS, MAX_EMBEDDED_TEXTS, MAX_INDEXED_CHARS
 
 if TYPE_CHECKING:
     from ragaudit.config import AuditorConfig
@@ -36,6 +37,14 @@ class ServiceSettings(BaseSettings):
     """Private or loopback callback hosts/networks to allow, comma-separated (``hooks.internal, 10.0.0.0/8``)."""
     index_cache_chars: int = 2_000_000
     """Source characters kept indexed, shared by every option set (bounds memory: ~80 bytes each)."""
+    checked_claims: int = MAX_CHECKED_CLAIMS
+    """Budget: claims checked per request (the rest reported unsupported, marked not checked)."""
+    indexed_chars: int = MAX_INDEXED_CHARS
+    """Budget: source characters read per request (past it, the passages sharing most words with the answer)."""
+    embedded_texts: int = MAX_EMBEDDED_TEXTS
+    """Budget: texts the verifier embeds per request (claims, then passages)."""
+    embedded_per_claim: int = EMBEDDED_PER_CLAIM
+    """Budget: texts embedded per claim checked, besides a small index's passages."""
     log_text: bool = False
     """Log answer and source text (off: logs carry ids, hashes, decisions and timings only)."""
     workers: int = 1
@@ -46,9 +55,15 @@ class ServiceSettings(BaseSettings):
 
     def auditor_config(self) -> AuditorConfig:
         """The auditor configuration these settings describe (what every audit process builds)."""
-        from ragaudit.config import AuditorConfig
+        from ragaudit.config import AuditorConfig, Limits
 
-        return AuditorConfig(judge=self.judge, policy=self.policy, risk_level=self.risk_level)
+        limits = Limits(
+            checked_claims=self.checked_claims,
+            indexed_chars=self.indexed_chars,
+            embedded_texts=self.embedded_texts,
+            embedded_per_claim=self.embedded_per_claim,
+        )
+        return AuditorConfig(judge=self.judge, policy=self.policy, risk_level=self.risk_level, limits=limits)
 
 
 def check_settings(settings: ServiceSettings) -> None:
@@ -66,5 +81,6 @@ def check_settings(settings: ServiceSettings) -> None:
         CallbackPolicy.parse(settings.callback_allow)
     except CallbackURLError as exc:
         raise ConfigError(str(exc)) from None
+    settings.auditor_config()  # a budget below 1 is refused, the message naming it
     if settings.max_request_bytes < 1 or settings.index_cache_chars < 0:
         raise ConfigError("RAGAUDIT_MAX_REQUEST_BYTES must be positive and RAGAUDIT_INDEX_CACHE_CHARS not negative")

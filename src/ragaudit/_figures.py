@@ -1,0 +1,90 @@
+"""Figures looked up by value: a claim's figure is compared with the sources' figures near it, not
+with every one (issue 11: at the size limits that scan was a third of an audit).
+
+:func:`reach` bounds how far apart two figures can be and still match under
+:func:`ragaudit.matching._close` (equal, hedged within 10%, or rounded); a lookup returns every
+figure within that distance, a superset of those that match, and the caller applies the same test
+as before. Verdicts do not change; only the figures that cannot match are no longer visited.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Sequence
+
+from ragaudit.slots import Quantity
+
+__all__ = ["FigurePool", "reach", "within"]
+
+
+def reach(a: float, approx: bool) -> float:
+    """A distance from ``a`` beyond which no figure matches it (nor is derived as it), with room to spare.
+
+    Equal means within 1e-9 relative; hedged ("about") within 10% (at most a ninth of ``a``);
+    rounded as ``a`` is written: by under one unit, or by half of its trailing zeros' power of ten
+    ("2,400" for 2,430).
+    """
+    slack = 2e-9 * (abs(a) + 1.0)
+    width = 1.0
+    if a.is_integer() and a:
+        digits = str(int(abs(a)))
+        zeros = len(digits) - len(digits.rstrip("0"))
+        if zeros >= 2:
+            width += 10.0**zeros
+    # A hedged figure may also match as if unhedged (a derivation tries both).
+    return max(width, 0.12 * abs(a)) + slack if approx else width + slack
+
+
+def within(values: Sequence[float], centre: float, width: float) -> tuple[int, int]:
+    """The slice of sorted ``values`` that lies within ``width`` of ``centre``."""
+    return bisect_left(values, centre - width), bisect_right(values, centre + width)
+
+
+class _Sorted:
+    """Quantities sorted by one number of theirs, for range lookups; non-finite ones always looked at."""
+
+    __slots__ = ("items", "keys", "odd")
+
+    def __init__(self, pairs: list[tuple[float, Quantity]]) -> None:
+        ordered = sorted((p for p in pairs if math.isfinite(p[0])), key=lambda p: p[0])
+        self.keys = [k for k, _ in ordered]
+        self.items = [q for _, q in ordered]
+        self.odd = [q for k, q in pairs if not math.isfinite(k)]
+
+    def near(self, centre: float, width: float) -> list[Quantity]:
+        if not math.isfinite(centre) or not math.isfinite(width):
+            return self.items + self.odd
+        lo, hi = within(self.keys, centre, width)
+        return self.items[lo:hi] + self.odd
+
+
+class FigurePool(list[Quantity]):
+    """The quantities of a request's sources, in order (a list, not to be changed once built), with
+    an index by value: :meth:`candidates` gives those a figure could match."""
+
+    def __init__(self, quantities: Iterable[Quantity] = ()) -> None:
+        super().__init__(quantities)
+        dims: dict[str, list[tuple[float, Quantity]]] = {}
+        for p in self:
+            if p.dimension:
+                dims.setdefault(p.dimension, []).append((p.value, p))
+        self._by_value = {d: _Sorted(pairs) for d, pairs in dims.items()}
+        self._by_raw = _Sorted([(p.raw, p) for p in self])
+        self._plain_by_raw = _Sorted([(p.raw, p) for p in self if p.dimension is None])
+        self.percents = [p.raw for p in self if p.dimension == "percent"][:12]
+        """The first percentages (a derivation's rates start from these)."""
+        self.plain = [p.raw for p in self if p.dimension is None][:12]
+        """The first plain figures (counts derived from these)."""
+
+    def candidates(self, q: Quantity) -> list[Quantity]:
+        """Every figure that could match ``q`` directly (same unit and value, or plain number and
+        raw value): a superset of those :func:`ragaudit.matching.quantity_supported` accepts."""
+        if q.dimension is None:
+            return self._by_raw.near(q.raw, reach(q.raw, q.approx))
+        width = reach(q.value, q.approx)
+        if q.dimension == "time":
+            width = max(width, 0.03 * abs(q.value) + 1e-9)  # "a month" for 30 days: within 2.5%
+        same = self._by_value.get(q.dimension)
+        found = same.near(q.value, width) if same else []
+        return found + self._plain_by_raw.near(q.raw, reach(q.raw, q.approx))

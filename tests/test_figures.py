@@ -1,0 +1,82 @@
+"""The figure index (issue 11): looking a claim's figure up by value gives the answer the full scan gives."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ragaudit._figures import FigurePool
+from ragaudit.matching import _close, _derives, derived, quantity_supported
+from ragaudit.slots import Quantity, extract
+
+DIMENSIONS = [None, None, "percent", "time", "money_gbp", "length"]
+VALUES = st.one_of(
+    st.integers(0, 30).map(float),
+    st.integers(1500, 2100).map(float),
+    st.integers(1, 2_000_000).map(float),
+    st.sampled_from([100.0, 2400.0, 2430.0, 58.3, 58.0, 0.5, 1.25, 3600.0, 86400.0, 1e20, 30.0, 31.0]),
+    st.floats(0, 1e6, allow_nan=False).map(lambda x: round(x, 2)),
+)
+
+
+@st.composite
+def _quantities(draw: st.DrawFn) -> Quantity:
+    raw = draw(VALUES)
+    dimension = draw(st.sampled_from(DIMENSIONS))
+    factor = draw(st.sampled_from([1.0, 60.0, 1000.0])) if dimension else 1.0
+    return Quantity(raw * factor, raw, dimension, draw(st.booleans()), 0, 1, f"{raw:g}")
+
+
+FIGURES = _quantities()
+
+
+def scanned(q: Quantity, pool: list[Quantity]) -> bool:
+    """The direct match as it was before the index: every figure of the pool compared."""
+    for p in pool:
+        if q.dimension == "time" and p.dimension == "time" and abs(q.value - p.value) <= 0.025 * p.value:
+            return True
+        if q.dimension and p.dimension and q.dimension == p.dimension and _close(q.value, p.value, q.approx):
+            return True
+        if (q.dimension is None or p.dimension is None) and _close(q.raw, p.raw, q.approx):
+            return True
+    return False
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(FIGURES, max_size=40), FIGURES)
+def test_an_indexed_pool_matches_what_the_scan_matches(pool: list[Quantity], q: Quantity) -> None:
+    assert quantity_supported(q, FigurePool(pool), allow_derived=False) == scanned(q, pool)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(FIGURES, max_size=16), st.lists(FIGURES, max_size=3), FIGURES)
+def test_a_derived_figure_is_found_as_by_the_scan(pool: list[Quantity], operands: list[Quantity], q: Quantity) -> None:
+    operands = [replace(o, start=2 + k) for k, o in enumerate(operands)]  # other figures than ``q``
+    indexed = quantity_supported(q, FigurePool(pool), operands=operands)
+    assert indexed == quantity_supported(q, pool, operands=operands)
+    # The derivation looked up near the figure agrees with every derived figure compared.
+    values = [p.raw for p in pool]
+    percents = [p.raw for p in [*pool, *operands] if p.dimension == "percent"]
+    found = derived(values, percents=percents, operands=[o.raw for o in operands])
+    if q.dimension is None and not scanned(q, pool):
+        assert indexed == any(_derives(q.raw, d, q.approx) for d in found)
+
+
+def test_figures_from_text_keep_their_verdicts() -> None:
+    pool = extract(
+        "Revenue grew 12% to £960 in 2021; the plant employs about 2,430 people and opened 72 hours late, "
+        "at 9 am, 1.5 km away, in the 1850s."
+    ).quantities
+    for claim, expected in [
+        ("about 2,400 people", True),
+        ("three days", True),
+        ("£1,075.20", True),  # 12% more than £960
+        ("1,500 metres", True),
+        ("2,431 people", False),
+        ("1990", False),
+        ("£2,000", False),
+    ]:
+        q = extract(claim).quantities[0]
+        assert quantity_supported(q, FigurePool(pool)) == quantity_supported(q, pool) == expected, claim
