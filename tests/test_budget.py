@@ -92,16 +92,29 @@ def test_hostile_audits_at_the_size_limits_cost_at_most_four_times_a_tenth_of_th
     assert took <= 4 * base, f"{name}: {took:.2f}s CPU vs {base:.2f}s for a benign tenth of the limits"
 
 
-def test_a_large_request_leaves_no_whole_source_in_the_text_caches() -> None:
+def test_text_caches_are_bounded_by_the_characters_they_keep(monkeypatch: pytest.MonkeyPatch) -> None:
     """Caches keyed by whole source texts held megabytes per distinct large request (service RSS grew)."""
     from ragaudit import _mentions, slots
 
+    for cache in (slots.extract, _mentions.index_words):
+        cache.cache_clear()
+        monkeypatch.setattr(cache, "max_chars", 200_000)
     auditor = Auditor(index_cache=IndexCache())
-    for i in range(2):
-        text = prose(150_000, i)
+    texts = [prose(150_000, i) for i in range(3)]
+    for text in texts:
         auditor.audit("The plant opened in 1900.", [text])
-        assert _mentions.index_words.cache_info().currsize == 0
-        assert slots.extract.cache_info().currsize == 0
+        for cache in (slots.extract, _mentions.index_words):
+            assert cache.cache_info().chars <= 200_000
+    # The least recently used text leaves; a text over the whole bound is never kept.
+    slots.extract.cache_clear()
+    slots.extract(texts[0]), slots.extract(texts[1])
+    info = slots.extract.cache_info()
+    slots.extract(texts[1])
+    assert slots.extract.cache_info().hits == info.hits + 1
+    slots.extract(texts[0])
+    assert slots.extract.cache_info().misses == info.misses + 1
+    slots.extract("x" * 200_001)
+    assert slots.extract.cache_info().chars <= 200_000
 
 
 def _embedded(limits: Limits, monkeypatch: pytest.MonkeyPatch) -> int:

@@ -114,10 +114,6 @@ def _merged(text: str, ranges: list[tuple[int, int]]) -> tuple[tuple[int, int], 
     return tuple(out)
 
 
-RELEASE_CHARS = 100_000
-"""After an audit whose sources are longer than this, caches keyed by whole source texts are emptied."""
-
-
 def claims_note(checked: int, total: int) -> str:
     """What the report says when only the first ``checked`` of ``total`` claims were checked."""
     return (

@@ -10,11 +10,11 @@ sources.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
 from ragaudit._slot_data import US_STATES, Quantity
+from ragaudit._textcache import text_cache
 from ragaudit.align import SourceIndex
 from ragaudit.slots import extract
 
@@ -117,7 +117,7 @@ _NAME_LIMIT = 2_000
 _WORD_LIMIT = 200_000
 
 
-@lru_cache(maxsize=256)
+@text_cache(max_chars=4_000_000, max_entries=256)  # keyed by all sources joined: bounded by size
 def index_words(text: str) -> frozenset[str]:
     """Lower-cased words of ``text`` (the request's sources, joined)."""
     return frozenset(re.findall(r"[^\W\d_]+", text.lower()))

@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ragaudit import _mentions, checks, slots
-from ragaudit._budget import NOT_CHECKED, RELEASE_CHARS, claims_note, sources_note
+from ragaudit import checks
+from ragaudit._budget import NOT_CHECKED, claims_note, sources_note
 from ragaudit._cache import IndexCache, shared_index_cache
 from ragaudit._hashing import request_hashes
 from ragaudit._text import question_keys
@@ -179,8 +179,6 @@ class Auditor:
         source_chars = sum(len(s.text) for s in request.sources)
         if index.examined < source_chars:
             notes.append(sources_note(index.examined, source_chars))
-        if source_chars > RELEASE_CHARS:
-            release_whole_text_caches()
         if unchecked:
             notes.append(claims_note(len(claims), len(claims) + len(unchecked)))
         fields: dict[str, Any] = dict(
@@ -212,14 +210,6 @@ class Auditor:
     def audit_many(self, requests: Iterable[AuditRequest | Mapping[str, Any]]) -> list[Report]:
         """Audit requests in order, in this process."""
         return [self.audit(r) for r in requests]
-
-
-def release_whole_text_caches() -> None:
-    """Empty the caches that key whole source texts (``slots.extract`` on each source, the verifier's
-    word set of all sources joined): after a large request each entry holds megabytes, and distinct
-    large requests would fill them (issue 11: 1 MB more per request in the service)."""
-    slots.extract.cache_clear()
-    _mentions.index_words.cache_clear()
 
 
 def not_checked(claim: Claim, judge: str, budget: int) -> ClaimResult:

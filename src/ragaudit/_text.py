@@ -101,11 +101,19 @@ def _time_key(hour: int, minute: int, suffix: str) -> str:
 _IRREGULAR: dict[str, str] = _WORDS["irregular"]
 
 
-@lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
     """Return the lower-cased Snowball stem of ``word`` (irregular forms mapped first)."""
+    # A "word" may be a megabyte of letters: only words of a plausible length are cached.
+    return _stem_cached(word) if len(word) <= _CACHE_WORD_CHARS else _stem(word)
+
+
+def _stem(word: str) -> str:
     lower = word.lower().replace("’", "'")
     return str(_STEMMER.stemWord(_IRREGULAR.get(lower, lower)))
+
+
+_CACHE_WORD_CHARS = 40
+_stem_cached = lru_cache(maxsize=200_000)(_stem)
 
 
 LIGHT_WORDS = frozenset(stem(w) for w in _WORDS["light_words"])

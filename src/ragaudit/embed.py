@@ -30,6 +30,8 @@ MAX_PIECES = 8
 """Windows per text at most; a longer text (over ~600 words: no claim or sentence) is read at
 evenly spaced windows, first and last included."""
 _CACHE_SIZE = 20_000
+_CACHE_CHARS = 4_000_000
+"""Characters of cached texts at most (besides the count): 20,000 long passages would hold a gigabyte."""
 _MAX_CHARS = 50_000
 _BATCH = 32
 
@@ -57,6 +59,8 @@ class _Encoder:
         self.tokenizer.no_padding()
         self.tokenizer.no_truncation()
         self.cache: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
+        self.cache_chars = 0
+        """Characters of the texts cached (keys are whole texts, up to 50,000 characters each)."""
         self.lock = threading.Lock()
 
     def _pieces(self, text: str) -> list[list[int]]:
@@ -114,9 +118,12 @@ class _Encoder:
                     unit = vector / max(float(np.linalg.norm(vector)), 1e-9)
                     for i in todo[text]:
                         out[i] = unit
+                    if text not in self.cache:
+                        self.cache_chars += len(text)
                     self.cache[text] = unit
-                while len(self.cache) > _CACHE_SIZE:
-                    self.cache.popitem(last=False)
+                while len(self.cache) > _CACHE_SIZE or self.cache_chars > _CACHE_CHARS:
+                    dropped, _ = self.cache.popitem(last=False)
+                    self.cache_chars -= len(dropped)
         return out
 
 

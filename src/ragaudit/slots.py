@@ -12,12 +12,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import replace
-from functools import lru_cache
 
 from ragaudit import _slot_data as lex
 from ragaudit._dates import read_date
 from ragaudit._slot_data import Date, Quantity, Slots
 from ragaudit._text import LIGHT_WORDS, STOPWORDS, stem
+from ragaudit._textcache import text_cache
 
 __all__ = ["MAX_CHARS", "Date", "Quantity", "Slots", "extract"]
 
@@ -62,9 +62,9 @@ MAX_CHARS = 20_000
 _DOWN_TO_FIGURE_RE = re.compile(r"\bdown to (?=[£$€¥]?\d|(?:about|around|roughly|just|only|under|below) [£$€¥]?\d)")
 
 
-@lru_cache(maxsize=20_000)
+@text_cache(max_chars=4_000_000, max_entries=20_000)
 def extract(text: str) -> Slots:
-    """The slots of ``text`` (cached: sources are read once per batch)."""
+    """The slots of ``text`` (cached, within 4,000,000 characters of texts: sources are read once per batch)."""
     slots = Slots()
     tokens = _tokens(text[:MAX_CHARS])
     # Phrases are looked for in the whole text, with long runs of spaces cut short: no phrase holds
