@@ -206,16 +206,20 @@ def _table_units(source: Source, focus: Focus = EVERYTHING) -> list[Unit] | None
     units: list[Unit] = []
     rows = 0
     for i, m in enumerate(lines):
+        inside = focus.overlaps(m.start(), m.end())
+        if rows and not inside:
+            continue  # a row not read: only whether the table has any row matters
         if re.fullmatch(r"[\s|:+-]*", m.group()):
             continue
         rows += 1
+        if not inside:
+            continue
         cells = [c.strip() for c in m.group().split(sep)]
         # Pair each cell with its column name so "Price | 5" reads as "price 5".
         context = header if i else ""
         if i and len(cells) == len(header.split()):
             context = header
-        if focus.overlaps(m.start(), m.end()):
-            units.append(_unit(source.id, source.text, m.start(), m.end(), len(units), context))
+        units.append(_unit(source.id, source.text, m.start(), m.end(), len(units), context))
     return units if rows else None
 
 

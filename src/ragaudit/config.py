@@ -32,7 +32,7 @@ MAX_INDEXED_CHARS = 64_000
 """Source characters read per request (a budget): past it, the passages sharing most words with the answer."""
 SMALL_INDEX_UNITS = 24
 """An index of at most this many passages is embedded whole (so a short request is read in full)."""
-MAX_EMBEDDED_TEXTS = 192
+MAX_EMBEDDED_TEXTS = 128
 """Texts the verifier embeds per request (a budget): its claims, then the passages nearest each."""
 EMBEDDED_PER_CLAIM = 12
 """Texts embedded per claim checked (a budget), besides a small index's passages (embedded whole)."""
