@@ -118,7 +118,7 @@ def test_text_caches_are_bounded_by_the_characters_they_keep(monkeypatch: pytest
 
 
 def _embedded(limits: Limits, monkeypatch: pytest.MonkeyPatch) -> int:
-    """Texts the verifier embeds for three claims against 60 passages (over a small index's 24)."""
+    """Texts the verifier embeds for 12 claims against some 200 passages (over a small index's 24)."""
     import ragaudit.verify
 
     seen: list[str] = []
@@ -138,20 +138,22 @@ def _embedded(limits: Limits, monkeypatch: pytest.MonkeyPatch) -> int:
 
     monkeypatch.setattr(ragaudit.verify, "embed", counting)
     monkeypatch.setattr(ragaudit.verify.Verifier, "verify", verifier)
-    sources = [
-        " ".join(f"The {w} bridge {k} opened in {1900 + k}." for k in range(20)) for w in ("river", "town", "old")
-    ]
-    answer = "The river bridge 3 opened in 1903. The town bridge 7 opened in 1907. The old bridge 9 opened in 1909."
+    sources = [prose(6_000, seed) for seed in range(3)]  # distinct sentences: each claim has its own neighbours
+    answer = " ".join(sources[k % 3].split(". ")[k] + "." for k in range(12))
     Auditor(limits=limits, index_cache=IndexCache()).audit(answer, sources)
     return len(seen)
 
 
 def test_the_embedding_budgets_bound_the_texts_the_verifier_embeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ragaudit.verify
+    from ragaudit.config import SMALL_INDEX_UNITS
+
+    assert ragaudit.verify._ALL_UNITS == SMALL_INDEX_UNITS  # the budget leaves room for a small index
     unbounded = _embedded(Limits(), monkeypatch)
-    assert unbounded > 3 + 6  # three claims, then passages near each
-    assert _embedded(Limits(embedded_texts=6), monkeypatch) == 6
-    # 3 claims × (1 + 1) + 24: a request with few claims embeds few texts.
-    assert _embedded(Limits(embedded_per_claim=1), monkeypatch) <= 30 < unbounded or unbounded <= 30
+    assert unbounded > 12 * 2 + 24  # 12 claims, then the passages near each
+    assert _embedded(Limits(embedded_texts=20), monkeypatch) == 20
+    # 12 claims × (1 + 1) + 24: the budget follows the claims checked.
+    assert _embedded(Limits(embedded_per_claim=1), monkeypatch) == 12 * 2 + 24
 
 
 def test_service_settings_set_the_budgets(monkeypatch: pytest.MonkeyPatch) -> None:

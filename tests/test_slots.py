@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragaudit import _slot_data as lex
+from ragaudit._blanks import compact
 from ragaudit.matching import (
     compare,
     date_derived,
@@ -20,7 +21,7 @@ from ragaudit.matching import (
     quantity_supported,
     unsupported_figures,
 )
-from ragaudit.slots import _TOKEN_RE, _compact, _tokens, extract
+from ragaudit.slots import _TOKEN_RE, _tokens, extract
 
 
 def figures(text: str) -> list[tuple[str, str | None]]:
@@ -283,5 +284,5 @@ def test_no_phrase_read_from_the_whole_text_holds_a_run_of_spaces() -> None:
     phrases = [*lex.UNKNOWN_PHRASES, *lex.CAUSAL_IDIOMS, *lex.CAUSAL_PHRASES, "up to"]
     assert max(len(p) - len(p.lstrip(" ")) + len(p) - len(p.rstrip(" ")) + p.count("  ") for p in phrases) < 8
     blank = "The cause is unknown" + " " * 5000 + "because of the rain." + " " * 70
-    assert _compact(blank) == "The cause is unknown" + " " * 64 + "because of the rain." + " " * 64
+    assert compact(blank) == "The cause is unknown" + " " * 64 + "because of the rain." + " " * 64
     assert extract(blank).unknown and extract(blank).causal

@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
 
 from ragaudit._text import STOPWORDS
 
@@ -90,12 +91,12 @@ def focus_ranges(texts: list[str], answer: str, max_chars: int) -> list[Focus]:
     wanted = {w for w in _WORD_RE.findall(answer.lower()) if w not in STOPWORDS}
     spans = [(k, a, b) for k, text in enumerate(texts) for a, b in _passages(text)]
     shared = [wanted.intersection(_WORD_RE.findall(texts[k][a:b].lower())) for k, a, b in spans]
-    df = Counter(w for words in shared for w in words)
+    df = Counter(chain.from_iterable(shared))
     idf = {w: math.log((len(spans) + 1) / (n + 1)) + 1.0 for w, n in df.items()}
-    scores = [sum(idf[w] for w in words) for words in shared]
+    scores = [sum(map(idf.__getitem__, words)) for words in shared]
     chosen: list[list[tuple[int, int]]] = [[] for _ in texts]
     used = 0
-    for j in sorted((j for j in range(len(spans)) if scores[j] > 0), key=lambda j: (-scores[j], j)):
+    for _, j in sorted((-score, j) for j, score in enumerate(scores) if score > 0):
         k, a, b = spans[j]
         if used + b - a <= max_chars:
             chosen[k].append((a, b))

@@ -207,18 +207,13 @@ def _table_units(source: Source, focus: Focus = EVERYTHING) -> list[Unit] | None
     rows = 0
     for i, m in enumerate(lines):
         inside = focus.overlaps(m.start(), m.end())
-        if rows and not inside:
-            continue  # a row not read: only whether the table has any row matters
-        if re.fullmatch(r"[\s|:+-]*", m.group()):
-            continue
+        if (rows and not inside) or re.fullmatch(r"[\s|:+-]*", m.group()):
+            continue  # a row not read counts only until the table is known to have rows
         rows += 1
         if not inside:
             continue
-        cells = [c.strip() for c in m.group().split(sep)]
-        # Pair each cell with its column name so "Price | 5" reads as "price 5".
+        # Each row is read with the header row, so "Price | 5" reads as "price 5".
         context = header if i else ""
-        if i and len(cells) == len(header.split()):
-            context = header
         units.append(_unit(source.id, source.text, m.start(), m.end(), len(units), context))
     return units if rows else None
 
@@ -248,10 +243,6 @@ def _json_units(source: Source, focus: Focus = EVERYTHING) -> list[Unit] | None:
     cursor = 0
     located = 0
     for path, leaf in leaves:
-        key_words = " ".join(split_camel(p) for p in path[-2:])
-        # "RestaurantsTakeOut" reads as "restaurants take out" and also "takeout".
-        parts = split_camel(path[-1]).split() if path else []
-        key_words += " " + " ".join(a + b for a, b in itertools.pairwise(parts))
         if path:
             found = text.find(json.dumps(path[-1]), cursor)
             if found < 0:
@@ -270,19 +261,24 @@ def _json_units(source: Source, focus: Focus = EVERYTHING) -> list[Unit] | None:
                 break
         if pos < 0:
             continue
-        value_end = pos + len(raw)
-        cursor = value_end
+        cursor = value_end = pos + len(raw)
         located += 1
+        long_text = isinstance(leaf, str) and len(leaf) > _LONG_STRING
+        if not long_text and not focus.overlaps(key_pos, value_end):
+            continue  # located (the next key is looked for after it), not read
+        # "RestaurantsTakeOut" reads as "restaurants take out" and also "takeout".
+        parts = split_camel(path[-1]).split() if path else []
+        key_words = (
+            f"{' '.join(split_camel(p) for p in path[-2:])} {' '.join(a + b for a, b in itertools.pairwise(parts))}"
+        )
         value_text = "" if isinstance(leaf, bool) or leaf is None else str(leaf)
         negated = leaf is False or (isinstance(leaf, str) and leaf.strip().lower() in _FALSE_VALUES)
-        if isinstance(leaf, str) and len(leaf) > _LONG_STRING:
+        if long_text:
             # A long text field (a review, a description): one unit per sentence inside the string.
             for a, b in focus.clip(pos + 1, value_end - 1):
                 for s, e in sentence_spans(text[a:b], base=a):
                     for piece in _pieces(text, s, e):
                         units.append(_unit(source.id, text, *piece, len(units), key_words))
-            continue
-        if not focus.overlaps(key_pos, value_end):
             continue
         context = f"{key_words} {value_text}".strip()
         unit = _unit(source.id, text, key_pos, value_end, len(units), context)

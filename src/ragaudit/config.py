@@ -31,7 +31,7 @@ MAX_CHECKED_CLAIMS = 64
 MAX_INDEXED_CHARS = 64_000
 """Source characters read per request (a budget): past it, the passages sharing most words with the answer."""
 SMALL_INDEX_UNITS = 24
-"""An index of at most this many passages is embedded whole (so a short request is read in full)."""
+"""An index of at most this many passages is embedded whole (``verify._ALL_UNITS``: a short request is read in full)."""
 MAX_EMBEDDED_TEXTS = 128
 """Texts the verifier embeds per request (a budget): its claims, then the passages nearest each."""
 EMBEDDED_PER_CLAIM = 12

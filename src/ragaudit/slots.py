@@ -13,6 +13,7 @@ import math
 import re
 from dataclasses import replace
 
+from ragaudit import _blanks as blanks
 from ragaudit import _slot_data as lex
 from ragaudit._dates import read_date
 from ragaudit._slot_data import Date, Quantity, Slots
@@ -69,7 +70,7 @@ def extract(text: str) -> Slots:
     tokens = _tokens(text[:MAX_CHARS])
     # Phrases are looked for in the whole text, with long runs of spaces cut short: no phrase holds
     # one, so the answer is the same and a mostly blank source costs what its words cost.
-    lowered = _compact(text).lower()
+    lowered = blanks.compact(text).lower()
     words = [t[1].lower() for t in tokens if t[0] == "word"]
     slots.stems = {stem(w) for w in words if w not in STOPWORDS and w not in LIGHT_WORDS}
     slots.unknown = any(p in lowered for p in lex.UNKNOWN_PHRASES)
@@ -88,40 +89,9 @@ def extract(text: str) -> Slots:
     return slots
 
 
-_BLANKS = " " * 64
-_SPACES_RE = re.compile(r" +")
-
-
 def _tokens(text: str) -> list[tuple[str, str, int, int]]:
-    """(kind, text, start, end) of each token; long runs of spaces are skipped, not scanned.
-
-    A source past the reading budget comes with what was not read blanked out (megabytes of
-    spaces). No token starts with or spans a run of spaces (a clock time takes one space at most),
-    so scanning the stretches between runs finds exactly the tokens of the whole text.
-    """
-    out: list[tuple[str, str, int, int]] = []
-    pos = 0
-    while pos < len(text):
-        gap = text.find(_BLANKS, pos)
-        end = len(text) if gap < 0 else gap
-        out += [(m.lastgroup or "", m.group(), m.start(), m.end()) for m in _TOKEN_RE.finditer(text, pos, end)]
-        if gap < 0:
-            break
-        found = _SPACES_RE.match(text, gap)
-        pos = found.end() if found else end + 1
-    return out
-
-
-def _compact(text: str) -> str:
-    """``text`` with every run of more than 64 spaces cut to 64."""
-    parts: list[str] = []
-    pos = 0
-    while (gap := text.find(_BLANKS, pos)) >= 0:
-        found = _SPACES_RE.match(text, gap)
-        end = found.end() if found else gap + len(_BLANKS)
-        parts += [text[pos:gap], _BLANKS]
-        pos = end
-    return "".join(parts) + text[pos:] if parts else text
+    """(kind, text, start, end) of each token; runs of spaces (a source's blanked passages) skipped."""
+    return [(m.lastgroup or "", m.group(), m.start(), m.end()) for m in blanks.finditer(_TOKEN_RE, text)]
 
 
 _JOINER_RE = re.compile(r"[\s,]{0,3}(?:and\s{1,3})?")

@@ -32,7 +32,6 @@ from ragaudit._slot_data import MONEY
 from ragaudit._text import LIGHT_WORDS
 from ragaudit._verifier_model import VerifierModel, claim_features, load_model
 from ragaudit.align import Alignment, SourceIndex, Unit
-from ragaudit.config import SMALL_INDEX_UNITS
 from ragaudit.embed import embed
 from ragaudit.matching import (
     Mismatch,
@@ -93,7 +92,7 @@ _COORDINATED_RE = re.compile(r",\s(?:and|but|while|whereas|so)\s|;\s")
 
 EMBED_BUDGET = 384
 """Texts embedded per request at most (claims first, then source units): bounded work per audit."""
-_ALL_UNITS = SMALL_INDEX_UNITS
+_ALL_UNITS = 24
 """Indexes up to this many units are embedded whole; larger ones only where the words point."""
 _PER_CLAIM = 6
 """Units embedded per claim in a larger index: its best lexical candidates (embedding is most of the cost)."""

@@ -134,11 +134,30 @@ def _issuer(text: str) -> str:
 
 def is_amendment(a: str, b: str) -> bool:
     """Whether one of two source texts explicitly amends or replaces the other (same issuer, or named)."""
+    return _amendment(_Reading(a), _Reading(b))
+
+
+class _Reading:
+    """What :func:`is_amendment` reads off one whole source, read once (pairs of sources are many)."""
+
+    __slots__ = ("amends", "issuer", "lower", "revises", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.issuer = _issuer(text)
+        self.amends = bool(_AMENDS_RE.search(text))
+        self.revises = bool(_REVISES_RE.search(text))
+        self.lower = text.lower()
+
+
+def _amendment(a: _Reading, b: _Reading) -> bool:
     for new, old in ((a, b), (b, a)):
-        same_issuer = bool(_issuer(new)) and _issuer(new) == _issuer(old)
-        if _AMENDS_RE.search(new) and (same_issuer or _issuer(old) in new.lower()):
+        same_issuer = bool(new.issuer) and new.issuer == old.issuer
+        if new.amends and (same_issuer or old.issuer in new.lower):
             return True
-        if _REVISES_RE.search(new) and same_issuer and _AMENDS_RE.search(new + " " + old):
+        # Here ``new`` states no amendment itself (it would have returned above): the other does,
+        # or the two joined do.
+        if new.revises and same_issuer and (old.amends or _AMENDS_RE.search(new.text + " " + old.text)):
             return True
     return False
 
@@ -150,6 +169,7 @@ class _SourceReadings:
         self.texts = texts
         self._plain: dict[str, str] = {}
         self._amends: dict[tuple[str, str], bool] = {}
+        self._readings: dict[str, _Reading] = {}
         self._lower: dict[str, bool] = {}
 
     def plain(self, source_id: str) -> str:
@@ -161,8 +181,13 @@ class _SourceReadings:
     def amends(self, a: str, b: str) -> bool:
         """:func:`is_amendment` of two sources."""
         if (a, b) not in self._amends:
-            self._amends[a, b] = is_amendment(self.texts[a], self.texts[b])
+            self._amends[a, b] = self._amends[b, a] = _amendment(self._reading(a), self._reading(b))
         return self._amends[a, b]
+
+    def _reading(self, source_id: str) -> _Reading:
+        if source_id not in self._readings:
+            self._readings[source_id] = _Reading(self.texts[source_id])
+        return self._readings[source_id]
 
     def written_lower(self, word: str) -> bool:
         """Whether some source writes ``word`` (lower-cased) other than at a sentence start."""

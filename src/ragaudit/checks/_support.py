@@ -70,9 +70,10 @@ class ClaimEvidence:
         return next((s for s in self.by_source if s.source_id == source_id), None)
 
 
-def _coverage(keys: set[str], alignment: Alignment) -> float:
-    total = sum(alignment.weights.values()) or 1.0
-    return sum(w for k, w in alignment.weights.items() if k in keys) / total
+def _coverage(keys: set[str], weights: dict[str, float]) -> float:
+    """Weighted share of ``weights``' keys (a claim's) that ``keys`` holds."""
+    total = sum(weights.values()) or 1.0
+    return sum(w for k, w in weights.items() if k in keys) / total
 
 
 def candidate_units(weights: dict[str, float], index: SourceIndex) -> list[int]:
@@ -87,11 +88,9 @@ def candidate_units(weights: dict[str, float], index: SourceIndex) -> list[int]:
     return sorted(sorted(score, key=lambda i: -score[i])[:CANDIDATES])
 
 
-def _word_coverage(keys: set[str], alignment: Alignment) -> float:
-    """Meaning read from words alone (a window or claim not embedded): the coverage of the claim's words."""
-    weights = {k: w for k, w in alignment.weights.items() if k[:1] not in "#@"}
-    total = sum(weights.values()) or 1.0
-    return sum(w for k, w in weights.items() if k in keys) / total
+def _word_weights(alignment: Alignment) -> dict[str, float]:
+    """The claim's weights of words only: meaning read from words alone (a window or claim not embedded)."""
+    return {k: w for k, w in alignment.weights.items() if k[:1] not in "#@"}
 
 
 def source_windows(
@@ -116,6 +115,7 @@ def source_windows(
     else:
         known = np.zeros(len(units), dtype=bool)
     sims = vectors @ vector
+    word_weights = _word_weights(alignment)  # once per claim, not once per window
     best: dict[str, tuple[float, Window]] = {}
     for i in chosen_units:
         unit = units[i]
@@ -126,7 +126,7 @@ def source_windows(
             chosen = units[a : b + 1]
             keys: set[str] = set().union(*(u.keys for u in chosen))
             if not known[a : b + 1].all():
-                similarity = _word_coverage(keys, alignment)
+                similarity = _coverage(keys, word_weights)
             elif a == b:
                 similarity = float(sims[a])
             else:
@@ -140,7 +140,7 @@ def source_windows(
                 text[chosen[0].start : chosen[-1].end],
                 tuple(chosen),
                 similarity,
-                _coverage(keys, alignment),
+                _coverage(keys, alignment.weights),
             )
             rank = window.score - PAIR_PENALTY * (b - a)
             if unit.source_id not in best or rank > best[unit.source_id][0]:
