@@ -19,6 +19,10 @@ def finditer(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
     Exact for a pattern no match of which starts with a space or holds two in a row (a token, a
     clock time): no match starts in a run, and one that ends where a run starts ends there anyway.
     """
+    return _skipping(pattern, text) if BLANKS in text else pattern.finditer(text)
+
+
+def _skipping(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
     pos = 0
     while pos < len(text):
         gap = text.find(BLANKS, pos)
