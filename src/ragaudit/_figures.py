@@ -12,10 +12,11 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
+from itertools import islice
 
 from ragaudit.slots import Quantity
 
-__all__ = ["FigurePool", "reach", "within"]
+__all__ = ["FigurePool", "first", "leading", "reach", "within"]
 
 
 def reach(a: float, approx: bool) -> float:
@@ -88,3 +89,15 @@ class FigurePool(list[Quantity]):
         same = self._by_value.get(q.dimension)
         found = same.near(q.value, width) if same else []
         return found + self._plain_by_raw.near(q.raw, reach(q.raw, q.approx))
+
+
+def first(values: Iterable[float], n: int = 12) -> list[float]:
+    """The first ``n`` of ``values`` (a derivation starts from the first twelve figures of each kind)."""
+    return list(islice(values, n))
+
+
+def leading(pool: Sequence[Quantity]) -> tuple[list[float], list[float]]:
+    """The first twelve percentages and plain figures of ``pool`` (kept by a :class:`FigurePool`)."""
+    if isinstance(pool, FigurePool):
+        return pool.percents, pool.plain
+    return first(p.raw for p in pool if p.dimension == "percent"), first(p.raw for p in pool if p.dimension is None)
