@@ -12,6 +12,9 @@ from hypothesis import strategies as st
 
 from ragaudit import _slot_data as lex
 from ragaudit._blanks import compact
+from ragaudit._certainty import asserts_effect, concludes, disclaims_cause
+from ragaudit._roles import role_swap
+from ragaudit._scope import restricted, table_exception
 from ragaudit.matching import (
     compare,
     date_derived,
@@ -286,3 +289,131 @@ def test_no_phrase_read_from_the_whole_text_holds_a_run_of_spaces() -> None:
     blank = "The cause is unknown" + " " * 5000 + "because of the rain." + " " * 70
     assert compact(blank) == "The cause is unknown" + " " * 64 + "because of the rain." + " " * 64
     assert extract(blank).unknown and extract(blank).causal
+
+
+# --- who does what, how many, how sure ------------------------------------------------------------
+PORT = (
+    "Harlow Freight and Danecroft Shipping share the new quay. Danecroft Shipping is the terminal "
+    "operator: it runs the cranes, schedules berths and bills vessels for mooring. Harlow Freight is "
+    "the customs broker, filing import declarations for shippers and arranging inspections with the "
+    "border agency."
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Harlow Freight runs the cranes and schedules the berths on the quay.",
+        "Danecroft Shipping, the customs broker, files the import declarations.",
+        "Vessels are billed for mooring by Harlow Freight.",
+    ],
+)
+def test_a_role_given_to_the_other_named_party_is_a_swap(claim: str) -> None:
+    found = role_swap(claim, PORT, (PORT,))
+    assert found is not None and "where the source says that of" in found
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Danecroft Shipping operates the terminal, running its cranes and scheduling berths.",
+        "Import declarations are filed by Harlow Freight, which also arranges inspections.",
+        "Harlow Freight, the customs broker, shares the quay with Danecroft Shipping.",
+        "The cranes are run by Danecroft Shipping and the declarations by Harlow Freight.",
+    ],
+)
+def test_roles_kept_with_their_party_are_no_swap(claim: str) -> None:
+    assert role_swap(claim, PORT, (PORT,)) is None
+
+
+def test_a_role_both_parties_hold_is_no_swap() -> None:
+    source = "The survey was carried out by Tamsin Orde and by Felix Barrow over two summers."
+    assert role_swap("Felix Barrow carried out the survey over two summers.", source, (source,)) is None
+
+
+LIBRARY = "Most branches of the Kellerby library network open on Sundays, but Oxton and Wray stay closed."
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("Every branch of the Kellerby library network opens on Sundays.", "'Every' where the source says 'Most'"),
+        ("The Kellerby library branches always open on Sundays.", "'always' where the source says 'Most'"),
+        ("Most branches of the Kellerby library network open on Sundays.", None),
+        ("Some Kellerby library branches open on Sundays.", None),  # weaker than the source: entailed
+        ("All Kellerby library branches except Oxton and Wray open on Sundays.", None),
+    ],
+)
+def test_a_quantifier_stronger_than_the_source_is_restricted(claim: str, expected: str | None) -> None:
+    assert restricted(claim, LIBRARY) == expected
+
+
+BRANCHES = """Kellerby libraries — services
+
+| Branch | Sunday opening | Free wifi | Type |
+|---|---|---|---|
+| Oxton | no (volunteers only on Saturdays) | yes | community |
+| Wray | yes | yes | main |
+| Hale | yes | yes | community |
+"""
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("Every branch opens on Sundays.", "'Every' where the table gives 'no' for 'Oxton'"),
+        ("All branches have free wifi.", None),
+        ("Every community branch offers free wifi.", None),
+        ("All the reading rooms open on Sundays.", None),  # not what the table's rows are
+    ],
+)
+def test_a_universal_claim_against_a_table_column(claim: str, expected: str | None) -> None:
+    assert table_exception(claim, BRANCHES) == expected
+
+
+@pytest.mark.parametrize(
+    ("claim", "clash"),
+    [
+        ("The east wells of Fennick were dug in the 1820s by the first mill owners.", True),
+        ("The east wells of Fennick were probably dug in the 1820s by the first mill owners.", False),
+        ("Fennick's east wells, three in all, each draw from the chalk aquifer.", False),
+    ],
+)
+def test_a_plain_fact_against_a_hedge_on_what_is_known(claim: str, clash: bool) -> None:
+    source = (
+        "Fennick's three east wells each draw from the chalk aquifer. They were possibly dug in the "
+        "1820s by the first mill owners, but no records survive."
+    )
+    assert bool(modality_clash(extract(claim), source, plain=True)) is clash
+
+
+def test_a_permission_is_no_hedge_on_a_fact() -> None:
+    source = "Members may bring two guests to the reading room on weekday evenings."
+    assert (
+        modality_clash(extract("Members bring two guests to the reading room on weekday evenings."), source, plain=True)
+        is None
+    )
+
+
+def test_an_effect_where_the_source_says_the_cause_is_not_proven() -> None:
+    source = (
+        "Hives within 2 km of the Dunmore orchards lost more colonies over winter (31%) than hives further "
+        "away (18%). The study does not prove that the orchard sprays caused the losses."
+    )
+    assert disclaims_cause(source) == "not prove"
+    assert asserts_effect("The orchard sprays are killing colonies and raising winter losses.") == "raising"
+    assert asserts_effect("Hives near the Dunmore orchards lost more colonies over winter.") is None
+    # A cause stated in one sentence and something unknown in another withhold nothing.
+    assert disclaims_cause("Varroa mites caused the losses. The name of the beekeeper is unknown.") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("So the sprays killed the colonies.", True),
+        ("Therefore, the losses were higher.", True),
+        ("Losses were so high.", False),
+    ],
+)
+def test_a_claim_that_opens_with_a_conclusion(text: str, expected: bool) -> None:
+    assert concludes(text) is expected

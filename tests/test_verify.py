@@ -164,3 +164,60 @@ def test_a_denial_in_one_coordinated_clause_is_read_on_that_clause() -> None:
 def test_a_file_name_or_flag_no_source_writes_is_made_up(answer: str, label: str) -> None:
     source = "The `backup` tool copies the data directory. Its `--verify` option checks the archive afterwards."
     assert ragaudit.audit(answer, [source]).label == label
+
+
+# Roles, quantifiers and certainty, read against the window each claim is about (other domains than
+# the water plant above: a port, a library network, a village's wells).
+PORT = (
+    "Harlow Freight and Danecroft Shipping share the new quay at Ostmere. Danecroft Shipping is the "
+    "terminal operator: it runs the cranes, schedules berths and bills vessels for mooring. Harlow "
+    "Freight is the customs broker, filing import declarations for shippers and arranging inspections "
+    "with the border agency."
+)
+BRANCHES = """Kellerby libraries — Sunday services
+
+| Branch | Open on Sundays | Free wifi |
+|---|---|---|
+| Oxton | no (closed for refurbishment) | yes |
+| Wray | yes | yes |
+| Hale | yes | yes |
+"""
+WELLS = (
+    "Fennick's three east wells each draw from the chalk aquifer and are still used by the farm. "
+    "They were possibly dug in the 1820s by the first mill owners, but no records survive. "
+    "The parish council restored the well heads in 2019."
+)
+
+
+def claim_of(answer: str, source: str) -> tuple[str, str | None]:
+    """The first claim's status and what decided it."""
+    report = ragaudit.audit(answer, [{"id": "1", "text": source}])
+    return report.claims[0].status, report.claims[0].decided_by
+
+
+@pytest.mark.parametrize(
+    ("answer", "source", "signal"),
+    [
+        ("Harlow Freight runs the cranes at the Ostmere quay and schedules the berths.", PORT, "role"),
+        ("Danecroft Shipping, the customs broker, files the import declarations for shippers.", PORT, "role"),
+        ("Every Kellerby branch is open on Sundays.", BRANCHES, "quantifier"),
+        ("Fennick's three east wells were dug in the 1820s by the first mill owners.", WELLS, "modality"),
+    ],
+)
+def test_role_quantifier_and_certainty_errors_name_their_detector(answer: str, source: str, signal: str) -> None:
+    status, decided_by = claim_of(answer, source)
+    assert (status, decided_by) == ("contradicted", f"detector:{signal}")
+
+
+@pytest.mark.parametrize(
+    ("answer", "source"),
+    [
+        ("At Ostmere, Danecroft Shipping operates the terminal, running the cranes and scheduling berths.", PORT),
+        ("Import declarations are filed by Harlow Freight, which also arranges inspections.", PORT),
+        ("Every Kellerby branch offers free wifi.", BRANCHES),
+        ("Fennick's three east wells may date from the 1820s, when the first mill owners were there.", WELLS),
+        ("The three east wells at Fennick draw from the chalk aquifer.", WELLS),
+    ],
+)
+def test_faithful_roles_quantifiers_and_hedges_stay_supported(answer: str, source: str) -> None:
+    assert claim_of(answer, source)[0] == "supported"

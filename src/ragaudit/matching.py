@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, combinations
 
+from ragaudit._certainty import modality_clash as modality_clash
 from ragaudit._figures import FigurePool, first, leading, reach, within
 from ragaudit._slot_data import CAUSAL, CAUSAL_IDIOMS, CAUSAL_PHRASES, INSTRUMENTAL_VERBS
 from ragaudit._text import stem
@@ -265,17 +266,6 @@ def forbidden_things(claim: Slots, window_text: str) -> str | None:
         if len(shared) >= 2:
             return sorted(shared)[0]
     return None
-
-
-def modality_clash(claim: Slots, window_text: str, *, min_shared: int = 3) -> bool:
-    """Whether the claim states as certain ("will", "must") what a clause about it only hedges ("may")."""
-    if not claim.certain or claim.hedged or claim.unknown:
-        return False
-    for clause in _CLAUSE_RE.split(window_text[:MAX_CHARS])[:64]:
-        theirs = extract(clause)
-        if theirs.hedged and not theirs.certain and len(claim.stems & theirs.stems) >= min_shared:
-            return True
-    return False
 
 
 def unsupported_figures(

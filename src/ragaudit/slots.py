@@ -205,7 +205,14 @@ def _read_names(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots
         ) and lower not in lex.UNITS
         if run and text[run[-1][2] : start].strip():
             flush()  # "Buffalo, New York": punctuation ends a name
-        if capital and lower not in STOPWORDS and lower not in lex.NEGATIONS and lower not in LIGHT_WORDS:
+        quantifier = lower in lex.QUANTIFIER_CLASS  # "Every Kellerby branch": "Every" starts no name
+        if (
+            capital
+            and lower not in STOPWORDS
+            and lower not in lex.NEGATIONS
+            and lower not in LIGHT_WORDS
+            and not quantifier
+        ):
             nxt = tokens[i + 1] if i + 1 < len(tokens) else None
             joined = nxt is not None and nxt[1][:1].isupper() and not text[end : nxt[2]].strip()
             if initial and not run and (not joined or lower in lex.WORD_NUMBERS):

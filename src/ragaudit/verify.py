@@ -26,8 +26,11 @@ from typing import Any
 
 import numpy as np
 
+from ragaudit._certainty import concludes, plain_statement, withheld_cause
 from ragaudit._figures import FigurePool
-from ragaudit._mentions import counts_list, index_words, novel_literals, novel_name, refers_back, words_around
+from ragaudit._mentions import counts_list, novel_literals, novel_name, refers_back
+from ragaudit._roles import name_swap, role_swap
+from ragaudit._scope import restricted, table_exception
 from ragaudit._slot_data import MONEY
 from ragaudit._text import LIGHT_WORDS
 from ragaudit._verifier_model import VerifierModel, claim_features, load_model
@@ -272,7 +275,7 @@ class Verifier:
                 and window.similarity < model.contradiction_similarity
             ):
                 continue  # related, but not about the same event: a differing figure is no contradiction
-            found = self._mismatches(claim, alignment, window, pool, all_text, given)
+            found = self._mismatches(claim, alignment, window, pool, all_text, given, index)
             if found:
                 return PairResult(
                     "contradicted", max(p, 0.8), found[0].kind, found[0].detail, [window, *windows], found, feats
@@ -302,8 +305,14 @@ class Verifier:
                 found = [Mismatch("negation", f"the source {side} '{clash[0]}'")]
             elif banned:
                 found = [Mismatch("negation", f"the source forbids '{banned}'")]
-            elif window in about and modality_clash(claim, window.text):
-                found = [Mismatch("modality", "a certain statement where the source only hedges")]
+            elif window in about and (
+                hedge := modality_clash(
+                    claim, window.text, plain=plain_statement(alignment.claim.text), claim_text=alignment.claim.text
+                )
+            ):
+                found = [Mismatch("modality", hedge)]
+            elif window in about and (withheld := withheld_cause(claim, alignment.claim.text, window.text)):
+                found = [Mismatch("modality", withheld)]
             else:
                 continue
             signal = found[0].kind
@@ -381,7 +390,14 @@ class Verifier:
         return PairResult("supported", p, "model", "", windows, [], feats)
 
     def _mismatches(
-        self, claim: Slots, alignment: Alignment, window: Window, pool: list[Any], all_text: str, given: Slots | None
+        self,
+        claim: Slots,
+        alignment: Alignment,
+        window: Window,
+        pool: list[Any],
+        all_text: str,
+        given: Slots | None,
+        index: SourceIndex,
     ) -> list[Mismatch]:
         theirs = extract(window.text)
         found = compare(claim, theirs, pool, given.quantities if given else ())
@@ -396,48 +412,23 @@ class Verifier:
                     f"'{'/'.join(sorted(theirs.quantifiers))}'",
                 )
             )
+        text = alignment.claim.text
         if (theirs.hedged and claim.certain and not claim.hedged) or (
-            theirs.unknown and claim.causal and not (claim.hedged or claim.unknown)
+            theirs.unknown and (claim.causal or concludes(text)) and not (claim.hedged or claim.unknown)
         ):
             found.append(Mismatch("modality", "a certain statement where the source only hedges or leaves it open"))
-        window_words = set(re.findall(r"[^\W\d_]+", window.text.lower()))
-        source_words = index_words(all_text)
-
-        # A swap puts another party in this window's place: a full name the sources give elsewhere,
-        # or one they never give where the window names someone of the same shape ("John Smith" for
-        # "Maria Lopez"). Full names only (two to four words, a different last word), so a region, a
-        # title word, a relative or a headline is not taken for a party.
-        def shape(n: str) -> int:
-            return len(n.split()) if 2 <= len(n.split()) <= 4 else 0
-
-        missing = [
-            n
-            for n in claim.names
-            if shape(n)
-            and not claim.names[n].rstrip("s").isupper()
-            and not set(re.findall(r"[^\W\d_]+", n)) <= window_words
-        ]
-        others = {
-            n
-            for n, written in theirs.names.items()
-            if shape(n)
-            and n not in claim.names
-            and not written.rstrip("s").isupper()
-            and not any(n in c or c in n or n.split()[-1] == c.split()[-1] for c in claim.names)
-        }
-        known = [n for n in missing if set(re.findall(r"[^\W\d_]+", n)) <= source_words]
-        missing = known or [n for n in missing if any(shape(o) == shape(n) for o in others)]
         similar = window.similarity >= self.model.about_similarity
-        if missing and others and window.word_coverage >= 0.6 and similar and len(shared) >= 3:
-            # The other party must stand where the claim's does: the same words around it ("Dr. Maria
-            # Lopez *led the study*"), not a reporter or a headline elsewhere in the window.
-            swaps = [
-                (n, o)
-                for n in missing
-                for o in sorted(others)
-                if words_around(alignment.claim.text, claim.names[n]) & words_around(window.text, theirs.names[o])
-            ]
-            if swaps:
-                n, o = swaps[0]
-                found.append(Mismatch("name", f"'{claim.names[n]}' where the source names '{theirs.names[o]}'"))
+        related = window.word_coverage >= 0.6 and similar and len(shared) >= 3
+        swap = name_swap(claim, theirs, alignment.claim.text, window.text, all_text, related=related)
+        if swap:
+            found.append(Mismatch("name", swap))
+        scope = restricted(alignment.claim.text, window.text) or table_exception(
+            alignment.claim.text, index.by_id[window.source_id].text
+        )
+        if scope:
+            found.append(Mismatch("quantifier", scope))
+        passage = index.by_id[window.source_id].text
+        roles = role_swap(alignment.claim.text, window.text, tuple(s.text for s in index.sources), passage=passage)
+        if roles:
+            found.append(Mismatch("role", roles))
         return found

@@ -1,0 +1,134 @@
+"""What a claim asserts as fact that its source withholds: certainty ("will") or a plain statement
+of fact against a hedge on what is known (:func:`modality_clash`, which :mod:`ragaudit.matching`
+re-exports), a conclusion ("so …", "therefore …"), or an effect ("emissions *are raising* blood
+lead") where the source says the cause is not proven. The words live in ``data/slots.toml``
+(``[cues]``); every pattern is linear-time.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator
+
+from ragaudit._slot_data import CAUSAL, CAUSAL_PHRASES, HEDGES, LEXICON, UNKNOWN_PHRASES
+from ragaudit._text import STOPWORDS, stem
+from ragaudit.slots import MAX_CHARS, Slots, extract
+
+
+def _words_re(words: list[str]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
+
+
+_CONCLUSION_RE = _words_re(LEXICON["cues"]["conclusions"])
+_MODAL_RE = _words_re(LEXICON["cues"]["modals"])
+_EFFECT_RE = _words_re(LEXICON["cues"]["effects"])
+_UNKNOWN_RE = _words_re(list(UNKNOWN_PHRASES))
+_CAUSE_RE = _words_re([*CAUSAL, *CAUSAL_PHRASES])
+_CLAUSE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+")
+_SENTENCE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+|\s(?=\d{1,2}\.\d{1,2}\s)")
+"""Clauses as :mod:`ragaudit.matching` reads them (a numbered item "6.2 " starts one)."""
+_PART_RE = re.compile(r",\s*(?=(?:but|although|though|while|whereas|yet)\s)|\s(?=(?:but|although|whereas)\s)")
+"""Where a sentence turns ("…, but short scripts may run slower"): a hedge after it hedges only that part."""
+_EPISTEMIC_RE = _words_re(LEXICON["cues"]["epistemic"])
+"""Hedges on what is known, not on what is allowed ("you may apply"): what a plain fact clashes with."""
+_STATE_RE = _words_re(LEXICON["cues"]["epistemic_states"])
+HEDGE_REACH = 24
+"""Words a hedge on what is known covers, to the end of its part of the clause ("it may have been
+hidden during the disorder …, when the area changed hands"): a bound on the work, not a tuned reach."""
+
+
+def keeps_hedge(text: str) -> bool:
+    """Whether a claim itself says how sure it is ("is thought to", "possibly")."""
+    return _EPISTEMIC_RE.search(text[:MAX_CHARS]) is not None
+
+
+def hedged_parts(clause: str) -> Iterator[tuple[str, str]]:
+    """Each part of ``clause`` with a hedge on what is known: (the words the hedge covers, the hedge).
+
+    A hedge covers what follows it ("it was probably *worn* …", not the "made from eight strands"
+    before it); a state covers the words on both sides ("it is unclear whether …", "… is speculative").
+    """
+    for part in _PART_RE.split(clause)[:8]:
+        state = _STATE_RE.search(part)
+        m = state or _EPISTEMIC_RE.search(part)
+        if m:
+            before = part[: state.start()].split()[-HEDGE_REACH:] if state else []
+            yield " ".join(before + part[m.start() :].split()[:HEDGE_REACH]), m.group()
+
+
+def concludes(text: str) -> bool:
+    """Whether a claim opens with a conclusion ("so …", "therefore …"): a causal link of its own."""
+    m = _CONCLUSION_RE.search(text[:40])
+    return m is not None and not text[: m.start()].strip(" ,;:—–-\"'“")
+
+
+def plain_statement(text: str) -> bool:
+    """Whether a claim states a fact with no modal verb ("can affect", "should check" state a
+    possibility or advice, which a source's hedge does not contradict)."""
+    return _MODAL_RE.search(text[:MAX_CHARS]) is None
+
+
+def asserts_effect(text: str) -> str | None:
+    """The verb by which a claim says one thing acts on another ("are raising", "reduces"), if any."""
+    m = _EFFECT_RE.search(text[:MAX_CHARS])
+    return m.group() if m else None
+
+
+def disclaims_cause(window: str) -> str | None:
+    """The words by which a clause of the window withholds a cause ("does not prove that the smelter
+    caused"), if one does: the clause must both name a cause and say it is not known."""
+    for clause in _CLAUSE_RE.split(window[:MAX_CHARS])[:64]:
+        unknown = _UNKNOWN_RE.search(clause)
+        if unknown and _CAUSE_RE.search(clause):
+            return unknown.group()
+    return None
+
+
+def _stems(text: str) -> set[str]:
+    """Content stems, word by word ("blood-lead" is blood and lead, "children's" is children)."""
+    return {stem(w) for w in re.findall(r"[^\W\d_]+", text[:MAX_CHARS].lower()) if len(w) > 2 and w not in STOPWORDS}
+
+
+def withheld_cause(claim: Slots, claim_text: str, window: str, min_shared: int = 3) -> str | None:
+    """Why a claim asserts an effect ("emissions *are raising* blood lead") that a window about the same
+    things says is not proven ("this association does not prove that the smelter caused …")."""
+    if claim.hedged or claim.unknown or claim.question or len(_stems(claim_text) & _stems(window)) < min_shared:
+        return None
+    effect = asserts_effect(claim_text)
+    open_cause = disclaims_cause(window) if effect else None
+    return f"'{effect}' where the source says it does '{open_cause}' a cause" if open_cause else None
+
+
+_HEDGED_SHARE = 0.4
+"""Share of a hedged part's content words a plain claim must restate to be the proposition it hedges."""
+
+
+def modality_clash(
+    claim: Slots, window_text: str, *, min_shared: int = 3, plain: bool = False, claim_text: str = ""
+) -> str | None:
+    """Why the claim states as certain ("will", "must") what a clause about it only hedges ("may");
+    with ``plain``, also a plain statement of fact ("were buried") against a hedge on what is known
+    in a part of a clause ("it may have been hidden", "the evidence suggests … could"). None when it
+    does not."""
+    if claim.hedged or claim.unknown or claim.question or not (claim.certain or plain):
+        return None
+    if not claim.certain and keeps_hedge(claim_text):
+        return None  # "is thought to come from": the claim keeps the hedge
+    # A plain statement is a weaker cue than "will": its hedged part must share more of it.
+    needed = min_shared if claim.certain else max(min_shared + 1, math.ceil(0.3 * len(claim.stems)))
+    for clause in _SENTENCE_RE.split(window_text[:MAX_CHARS])[:64]:
+        if not claim.certain:
+            for scope, hedge in hedged_parts(clause):
+                theirs = extract(scope)
+                shared = len(claim.stems & theirs.stems)
+                # The hedged words must be mostly the claim's: a hedge on something else nearby is not.
+                if not theirs.certain and shared >= needed and shared >= _HEDGED_SHARE * len(theirs.stems):
+                    return f"a plain statement where the source says '{hedge}'"
+            continue
+        theirs = extract(clause)
+        if theirs.hedged and not theirs.certain and len(claim.stems & theirs.stems) >= needed:
+            hedge = next((w for w in re.findall(r"[^\W\d_]+", clause.lower()) if w in HEDGES), "")
+            return f"a certain statement where the source says '{hedge}'"
+    return None

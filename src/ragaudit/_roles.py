@@ -1,0 +1,311 @@
+"""Who does what: the words a sentence binds to each named party, and claims that swap them.
+
+A party's role is read from where its name stands, without a parse (linear in the text):
+
+* a name in subject place binds the words after it, up to the next party or the clause's end
+  ("Keystrel *is the authorization server: it authenticates users*");
+* a name after a preposition binds the words before it ("alerts *based on forecasts supplied* by
+  the Weather Office") and, after a comma, its appositive ("through Meridale, *the airline that
+  issued your ticket*");
+* "the R, N" and "the R is N" bind R to N.
+
+A claim swaps roles when the words it binds to one party are words its evidence window binds to
+another party, and no source binds them to the first one ("Portcullis authenticates users" where
+"Keystrel … authenticates users").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from importlib import resources
+
+from ragaudit._mentions import index_words, words_around
+from ragaudit._slot_data import LEXICON, MONTHS, WEEKDAYS
+from ragaudit._text import LIGHT_WORDS, STOPWORDS, stem
+from ragaudit.slots import MAX_CHARS, Slots, extract
+
+_CLAUSE_RE = re.compile(r"(?<=[.;!?])\s+|\n+|\s\|\s|\s[—–]\s|[()]")
+_WORD_RE = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
+_PREPOSITIONS = frozenset(
+    {"by", "with", "from", "through", "for", "via", "to", "under", "of", "at", "on", "in", "like", "including", "as"}
+)
+_AGENT = frozenset({"by", "with", "from", "through", "via"})
+"""Prepositions whose object does or gives what comes before ("handled *by* N", "check in *with* N");
+after the others ("a degree *at* N", "the envoy *of* N") the name only places the words."""
+_COPULAS = frozenset({"is", "are", "was", "were"})
+_CONJUNCTIONS = frozenset(
+    {"and", "but", "so", "then", "while", "although", "though", "because", "since", "when", "where", "if", "or"}
+)
+_SPEECH = re.compile(
+    r"(?:\s+of\s+(?:the\s+)?[A-Z][\w.&' -]{0,30}?)?,?\s+(?:" + "|".join(LEXICON["cues"]["speech"]) + r")\b"
+)
+"""A verb of saying right after a name (past "of The Associated Press"): the name reports, not acts."""
+_SALUTATIONS = frozenset({"dear", "hi", "hello"})
+_SUBORDINATE = frozenset({"that", "which", "who", "whom", "then", "also", "now"})
+_COORDINATION = frozenset({"and", "or", "as", "well"})
+_DETERMINERS = frozenset({"the", "a", "an", "your", "our", "its", "their", "his", "her"})
+ROOT = 6
+"""Letters of a stem compared: "underwriter" and "underwritten", "supplier" and "supplied" meet."""
+MAX_CLAUSES = 64
+
+
+def _roots(text: str, names: frozenset[str]) -> frozenset[str]:
+    """Content roots of ``text`` (no function word, generic word or name word)."""
+    out = set()
+    for w in _WORD_RE.findall(text.lower()):
+        w = re.sub(r"['’]s$", "", w)
+        if w in STOPWORDS or w in names:
+            continue
+        s = stem(w)
+        if s not in LIGHT_WORDS and len(s) > 2 and w not in MONTHS and w not in WEEKDAYS:
+            out.add(s[:ROOT])
+    return frozenset(out)
+
+
+def _mentions(clause: str, forms: dict[str, str]) -> list[tuple[int, int, str]]:
+    """(start, end, party) of each written name of ``forms`` (as written → party) in ``clause``, longest first."""
+    found: list[tuple[int, int, str]] = []
+    for written in sorted(forms, key=len, reverse=True):
+        if not forms[written] or written not in clause:
+            continue
+        for m in re.finditer(rf"(?<![\w-]){re.escape(written)}(?![\w-])", clause):
+            if not any(s < m.end() and m.start() < e for s, e, _ in found):
+                found.append((m.start(), m.end(), forms[written]))
+    return sorted(found)
+
+
+@lru_cache(maxsize=1)
+def _common_words() -> frozenset[str]:
+    """Whole English words of the MiniLM vocabulary: one such capitalised word ("Fees", "Terminal") is
+    a heading or a thing, not a party."""
+    raw = resources.files("ragaudit.data").joinpath("minilm_tokenizer.json").read_text(encoding="utf-8")
+    vocab = json.loads(raw)["model"]["vocab"]
+    return frozenset(w for w in vocab if w.isalpha())
+
+
+def _same(a: str, b: str) -> bool:
+    """Whether two lower-cased names name one party: one's words within the other's, or initials."""
+    wa, wb = set(a.split()), set(b.split())
+    initials = "".join(w[0] for w in (b if len(wb) > 1 else a).split())
+    return wa <= wb or wb <= wa or (a if len(wb) > 1 else b) == initials
+
+
+def party_forms(claim: str, sources: tuple[str, ...]) -> dict[str, str]:
+    """Each name as written in the claim or the sources → its party: the claim's name it names
+    ("Halvern Mutual Insurance Society", "ERHA" for a claim's "Eastmoor Regional Health Agency"),
+    else itself. An acronym that is nobody's initials ("JWT", "API") is a thing, not a party; a
+    claim's name within two different names ("Eastmoor" in two agencies' names) names no party."""
+    written: dict[str, set[str]] = {}
+    for t in (claim, *sources):
+        for low, form in extract(t[:MAX_CHARS]).names.items():
+            written.setdefault(low, set()).add(re.sub(r"['’]s$", "", form))
+    multi = [n for n in written if " " in n]
+    initials = {"".join(w[0] for w in n.split()) for n in multi}
+    common = _common_words()
+    names = [
+        n
+        for n in written
+        if n.split()[0] not in _SALUTATIONS  # "Dear Ms Oyelaran": whom a letter is to, not a party in it
+        if (not any(f.rstrip("s").isupper() for f in written[n]) or n in initials)
+        and (" " in n or not all(part in common for part in n.split("-")))
+    ]
+    ours = [n for n in extract(claim[:MAX_CHARS]).names if n in names]
+    distinct = [n for n in names if n not in ours]
+    ours = [n for n in ours if sum(1 for d in distinct if _same(n, d) and " " in d and n != d) < 2 or " " in n]
+    out: dict[str, str] = {form: "" for n in written for form in written[n]}  # names, but no parties
+    for n in names:
+        owners = sorted((o for o in ours if _same(o, n)), key=len, reverse=True)
+        if not owners:
+            # A source's party by its longest name, when its other names all fit that one.
+            family = sorted((m for m in multi if m in names and _same(n, m)), key=len, reverse=True)
+            owners = family[:1] if family and all(_same(family[0], m) for m in family) else [n]
+        for form in written[n]:
+            out[form] = owners[0]
+    return out
+
+
+@lru_cache(maxsize=4096)
+def bindings(
+    text: str, forms_key: tuple[tuple[str, str], ...], generous: bool = False
+) -> dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]]:
+    """Party → (the roots ``text`` binds to it, those of them it names it by: "N, the R", "N is the R",
+    the parties those words relate it to).
+
+    ``generous``: every word between a party and its neighbours, for "does any source say so".
+    """
+    forms = dict(forms_key)
+    name_words = frozenset(w for f in forms for w in f.lower().split())
+    roles: dict[str, set[str]] = {}
+    nouns: dict[str, set[str]] = {}
+    related: dict[str, set[str]] = {}
+    for clause in _CLAUSE_RE.split(text[:MAX_CHARS])[:MAX_CLAUSES]:
+        every = [m for m in _mentions(clause, forms) if clause[m[1] : m[1] + 2] not in ("'s", "’s")]
+        # A name after "at", "of", "in" … ("a degree at N", "wheat with good N") only places the
+        # words around it: it binds none and leaves its neighbours' words to them.
+        placed: set[tuple[int, int, str]] = set()
+        examples: set[tuple[int, int, str]] = set()
+        for k, m in enumerate(every):
+            between = clause[every[k - 1][1] : m[0]].lower().split() if k else ["-"]
+            # A name listed as an example ("like Germany, the United States and France") stands
+            # where the first one does, and a speaker ("N said", "N of AP reports") reports.
+            if re.search(r"\b(?:like|including|such as)\s+(?:the\s+)?$", clause[: m[0]].lower()) or (
+                k and every[k - 1] in examples and set(between) <= {",", "and", "or", "the", "a", "an"}
+            ):
+                examples.add(m)
+            speaker = _SPEECH.match(clause, m[1], m[1] + 60) is not None
+            if m in examples or speaker or _place(clause[: m[0]]) == "placed":
+                placed.add(m)
+        anchors = [m for m in every if m not in placed]
+        backward: dict[str, str] = {}
+        for start, end, party in every if generous else anchors:
+            left = max((m[1] for m in anchors if m[1] <= start), default=0)
+            right = min((m[0] for m in anchors if m[0] >= end), default=len(clause))
+            k = int(left > 0)
+            before, after = clause[left:start], clause[end:right]
+            words = re.findall(r"[a-z]+|[^a-z\s]", before.lower())
+            words = [w for w in words if w not in _DETERMINERS]
+            # The word right before the name (past an article), if nothing but spaces comes between.
+            last = words[-1] if words and before[-1:].isspace() else ""
+            noun = extra = ""
+            tail = before.rsplit(",", 1)[-1].lower().split()
+            if k and tail and set(tail) <= _COORDINATION | _PREPOSITIONS:
+                # "by A and (by) B": B shares what A's preposition binds.
+                bound = backward.get(last, "")
+            elif last in _PREPOSITIONS:
+                bound = before.rsplit(",", 1)[-1] if last in _AGENT else ""
+                backward[last] = bound
+            else:
+                bound = after
+                if before.rstrip().endswith(","):
+                    # "the underwriter, Corbrook": the noun phrase before the comma.
+                    phrase = before.rstrip()[:-1].rsplit(",", 1)[-1].split()
+                    at = max((i for i, w in enumerate(phrase) if w.lower() in _DETERMINERS), default=-1)
+                    head = phrase[at + 1 :]
+                    if at >= 0 and len(head) <= 3 and not any(w.lower() in _COPULAS for w in head):
+                        noun = " ".join(head)
+                elif last in _COPULAS:
+                    noun = before.rsplit(",", 1)[-1]
+            if last in _PREPOSITIONS or generous:
+                lead = after.lstrip()[1:].split(",", 1)[0] if after.lstrip().startswith(",") else ""
+                first = lead.split()[0].lower() if lead.split() else ""
+                # A participle (", attacking …") tells what the sentence's subject did, and a conjunction
+                # starts another clause: neither is about this name.
+                if first.isalpha() and first not in _CONJUNCTIONS | _PREPOSITIONS and not first.endswith(("ing", "ed")):
+                    extra = lead  # ", the airline that issued your ticket", ", which owns the cables"
+                    # Only a noun phrase names the party by its role; a verb phrase says what it did.
+                    noun = lead if first in _DETERMINERS else ""
+            else:
+                lead = after.lstrip(" ,").split(",", 1)[0].split()
+                if lead and (lead[0].lower() in _DETERMINERS or lead[0].lower() in _COPULAS):
+                    noun = " ".join(lead)  # "N, the R," or "N is the R"
+            if generous:
+                bound += " " + before + " " + after
+            roles.setdefault(party, set()).update(_roots(f"{bound} {noun} {extra}", name_words))
+            nouns.setdefault(party, set()).update(_roots(noun, name_words))
+            # Parties the same words relate it to ("married to her husband N"): their roles are shared.
+            related.setdefault(party, set()).update(p for s, _, p in placed if left <= s < right and p != party)
+            # "N was created by M": the words between a party and the agent after it bind both.
+            nxt = next((m for m in anchors if m[0] >= end), None)
+            if nxt and not _place(clause[:start]) and _place(clause[: nxt[0]]) in _AGENT and nxt[2] != party:
+                related[party].add(nxt[2])
+                related.setdefault(nxt[2], set()).add(party)
+    return {p: (frozenset(r), frozenset(nouns[p]), frozenset(related[p])) for p, r in roles.items()}
+
+
+def _place(before: str) -> str:
+    """Where a name stands, from the words before it: ``""`` as a subject (a clause's start, after a
+    conjunction, a relative or a copula), the preposition it is the agent of ("by", "with"), or
+    ``"placed"`` (after a verb or another preposition: "runs N", "a degree at N", "with good N")."""
+    words = [w for w in re.split(r"[^\w\s'’-]", before)[-1].lower().split() if w not in _DETERMINERS]
+    if not words or words[-1] in _CONJUNCTIONS | _COORDINATION | _COPULAS | _SUBORDINATE:
+        return ""
+    return words[-1] if words[-1] in _AGENT else "placed"
+
+
+def role_swap(claim: str, window: str, sources: tuple[str, ...], min_roles: int = 2, passage: str = "") -> str | None:
+    """Why the claim gives a party the role its window gives another ("'Portcullis' … 'authenticates',
+    'issues' where the source says 'Keystrel' does"), when no source gives those words to the first.
+    The claim's party must be named in the window's ``passage`` (the whole source), if not in it."""
+    forms = party_forms(claim, sources)
+    key = tuple(sorted(forms.items()))
+    ours = bindings(claim, key)
+    if len(forms) < 2 or not ours:
+        return None
+    theirs = bindings(window, key)
+    told: dict[str, frozenset[str]] = {}
+    for text in sources:
+        for p, (r, _, _) in bindings(text, key, generous=True).items():
+            told[p] = told.get(p, frozenset()) | r
+    for party, (roles, nouns, related) in ours.items():
+        if party not in theirs and party not in bindings(passage or window, key, generous=True):
+            continue  # the window's passage does not name this party: nothing to compare
+        own = told.get(party, frozenset())
+        for other, (their_roles, _, around) in theirs.items():
+            swapped = roles & their_roles - own
+            # Two words of a role, or the noun the claim names the party by ("N, the gateway"); not
+            # when either text relates the two parties by those words ("N made a landing" where the
+            # window has "M remembers being on the N flight that made a landing").
+            if (
+                other not in related
+                and party not in around
+                and other != party
+                and (len(swapped) >= min_roles or swapped & nouns)
+                and len(swapped) > len(roles & own)
+            ):
+                said = _shown(claim, swapped)
+                # Each party as the claim writes it, else as the window does.
+                written = {v: k for k, v in forms.items() if k in window}
+                written.update({v: k for k, v in forms.items() if k in claim})
+                return (
+                    f"'{written.get(party, party)}' {said} where the source says that of '{written.get(other, other)}'"
+                )
+    return None
+
+
+def _shown(text: str, roots: frozenset[str]) -> str:
+    """The words of ``text`` with these roots, as written ("'authenticates', 'issues'")."""
+    words = [w for w in _WORD_RE.findall(text) if stem(w.lower())[:ROOT] in roots]
+    return ", ".join(f"'{w}'" for w in dict.fromkeys(words))
+
+
+def _shape(name: str) -> int:
+    return len(name.split()) if 2 <= len(name.split()) <= 4 else 0
+
+
+def name_swap(
+    claim: Slots, theirs: Slots, claim_text: str, window_text: str, all_text: str, *, related: bool
+) -> str | None:
+    """Another party in the window's place of one the claim names: a full name the sources give
+    elsewhere, or one they never give where the window names someone of the same shape ("John Smith"
+    for "Maria Lopez"). Full names only (two to four words, a different last word), so a region, a
+    title word, a relative or a headline is not taken for a party."""
+    window_words = set(re.findall(r"[^\W\d_]+", window_text.lower()))
+    source_words = index_words(all_text)
+    missing = [
+        n
+        for n in claim.names
+        if _shape(n)
+        and not claim.names[n].rstrip("s").isupper()
+        and not set(re.findall(r"[^\W\d_]+", n)) <= window_words
+    ]
+    others = {
+        n
+        for n, written in theirs.names.items()
+        if _shape(n)
+        and n not in claim.names
+        and not written.rstrip("s").isupper()
+        and not any(n in c or c in n or n.split()[-1] == c.split()[-1] for c in claim.names)
+    }
+    known = [n for n in missing if set(re.findall(r"[^\W\d_]+", n)) <= source_words]
+    missing = known or [n for n in missing if any(_shape(o) == _shape(n) for o in others)]
+    if not (missing and others and related):
+        return None
+    # The other party must stand where the claim's does: the same words around it ("Dr. Maria
+    # Lopez *led the study*"), not a reporter or a headline elsewhere in the window.
+    for n in missing:
+        for o in sorted(others):
+            if words_around(claim_text, claim.names[n]) & words_around(window_text, theirs.names[o]):
+                return f"'{claim.names[n]}' where the source names '{theirs.names[o]}'"
+    return None

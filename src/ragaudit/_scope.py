@@ -1,0 +1,141 @@
+"""Quantifiers a window restricts: a claim that says "every", "all", "most" or "never" where its
+evidence says less ("most people recover", "all SDKs except Node.js", a table column that holds
+"no" in one row). Weaker claims are entailed ("some" where the source says "all" is fine), so only a
+claim stronger than its source is reported. The words live in ``data/slots.toml``
+(``[quantifier_scope]``); every pattern is linear-time.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ragaudit._slot_data import LEXICON
+from ragaudit._text import STOPWORDS, stem
+from ragaudit.slots import MAX_CHARS, extract
+
+_SCOPE: dict[str, list[str]] = LEXICON["quantifier_scope"]
+
+
+def _words_re(words: list[str]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
+
+
+_STRENGTH = {name: _words_re(_SCOPE[name]) for name in ("universal", "majority", "nothing")}
+_IDIOMS = _words_re(_SCOPE["idioms"])
+_WEAKER = {
+    "universal": _words_re(_SCOPE["below_all"]),
+    "majority": _words_re(_SCOPE["below_most"]),
+    "nothing": _words_re(_SCOPE["above_nothing"]),
+}
+_PART_RE = re.compile(
+    r"(?<=[.;:!?])\s+|\n+|,\s*(?=(?:but|although|though|while|whereas|yet)\s)|\s(?=(?:but|although|whereas)\s)"
+)
+_APPROX_SOME_RE = re.compile(r"\bsome\s+(?=\d|one\b|two\b|three\b|four\b|five\b|ten\b|hundred|thousand)", re.I)
+_VERB_RE = re.compile(
+    r"\b(?:is|are|was|were|be|been|can|could|will|would|has|have|had|does|do|did|must|may|should|gets?|"
+    r"offers?|pays?|includes?|covers?|supports?|needs?|requires?|runs?)\b",
+    re.IGNORECASE,
+)
+MIN_SHARED = 3
+"""Content words a clause of the window must share with the claim to restrict its quantifier."""
+
+
+def strength(text: str) -> tuple[str, str] | None:
+    """The claim's strongest quantifier: (``universal``/``majority``/``nothing``, the word as written)."""
+    plain = _IDIOMS.sub(" ", text[:MAX_CHARS])
+    for name, pattern in _STRENGTH.items():
+        for m in pattern.finditer(plain):
+            before = plain[: m.start()].rstrip()
+            # A capital inside a sentence is part of a title ("its 'Every Seat is an Award Seat' policy").
+            if m.group()[0].isupper() and before.strip("\"'“‘(") and before[-1:] not in ".!?:":
+                continue
+            # "they all", "systems all work", "are all": the parties just listed, each of them.
+            if m.group().lower() == "all" and re.search(r"(?:s|they|we|you|are|were|be)$", before.lower()):
+                continue
+            return name, m.group()
+    return None
+
+
+def restricted(claim: str, window: str) -> str | None:
+    """Why the window says less than the claim's quantifier: a clause about the same thing with a
+    weaker one ("'Everyone' where the source says 'Most'")."""
+    found = strength(claim)
+    if found is None:
+        return None
+    kind, word = found
+    weaker = _WEAKER[kind]
+    if weaker.search(_APPROX_SOME_RE.sub(" ", claim)):
+        return None  # the claim states the restriction itself
+    ours = extract(claim).stems
+    for part in _PART_RE.split(window[:MAX_CHARS])[:64]:
+        m = weaker.search(_IDIOMS.sub(" ", _APPROX_SOME_RE.sub(" ", part)))
+        if m and len(ours & extract(part).stems - {stem(word.lower()), stem(m.group().lower())}) >= MIN_SHARED:
+            return f"'{word}' where the source says '{m.group()}'"
+    return None
+
+
+def _roots(text: str) -> frozenset[str]:
+    return frozenset(stem(w)[:6] for w in re.findall(r"[^\W\d_]+(?:-[^\W\d_]+)*", text.lower()) if w not in STOPWORDS)
+
+
+@lru_cache(maxsize=512)
+def _table(text: str) -> tuple[list[str], list[list[str]]] | None:
+    """Header and rows of the first pipe table in ``text``."""
+    lines = [ln.strip() for ln in text[:MAX_CHARS].splitlines() if ln.strip().startswith("|")]
+    if len(lines) < 3:
+        return None
+    cells = [[c.strip() for c in ln.strip("|").split("|")] for ln in lines if not re.fullmatch(r"[\s|:+-]*", ln)]
+    header, rows = cells[0], [r for r in cells[1:] if len(r) == len(cells[0])]
+    return (header, rows) if rows else None
+
+
+def _value(cell: str) -> str:
+    """A cell's value without its comment: "no (stairs only)" is "no"."""
+    return cell.split("(", 1)[0].strip().lower()
+
+
+def _subject_end(claim: str, start: int, *, singular: bool, limit: int = 6) -> int:
+    """Where the noun phrase after a quantifier ends: at its verb ("every branch *opens*", "all
+    branches *open*", "every SDK … *can*"), else after ``limit`` words ("pays for every type of …")."""
+    previous = ""
+    for k, m in enumerate(re.finditer(r"[^\W_]+(?:[-'’][^\W_]+)*", claim[start:])):
+        word = m.group().lower()
+        plural_verb = not singular and previous.endswith("s") and not previous.endswith("ss")
+        singular_verb = singular and k and word.endswith("s") and not word.endswith("ss")
+        if k >= limit or _VERB_RE.fullmatch(word) or plural_verb or singular_verb:
+            return start + m.start()
+        previous = word
+    return len(claim)
+
+
+def table_exception(claim: str, source: str) -> str | None:
+    """Why a table denies the claim's "every"/"all"/"none": the column its predicate names holds
+    another value in some row the claim covers ("'Every' where the table gives 'no' for 'Millbank'")."""
+    found = strength(claim)
+    table = _table(source) if "|" in source else None
+    if found is None or table is None or found[0] == "majority" or _WEAKER["universal"].search(claim):
+        return None
+    header, rows = table
+    at = claim.lower().find(found[1].lower())
+    end = _subject_end(claim, at + len(found[1]), singular=found[1].lower() != "all")
+    subject, predicate = _roots(claim[at:end]), _roots(claim[:at] + " " + claim[end:])
+    if not subject & _roots(header[0]):
+        return None  # the claim quantifies over something else than the table's rows
+    # Rows the claim's subject picks out by a value it names ("all *compulsory* modules").
+    for c in range(len(header)):
+        named = [r for r in rows if _roots(_value(r[c])) and _roots(_value(r[c])) <= subject]
+        if named and len(named) < len(rows):
+            rows = named
+    for c, name in enumerate(header):
+        values = [_value(r[c]) for r in rows]
+        about = _roots(name) & predicate or any(_roots(v) and _roots(v) <= predicate for v in values)
+        if c == 0 or not about or len(set(values)) < 2:
+            continue
+        # Show a row that denies it ("no", "not covered"), else one that differs from the most.
+        common = max(set(values), key=values.count)
+        odd = next((r for r in rows if _value(r[c]).split()[:1] in (["no"], ["not"])), None)
+        odd = odd or next(r for r in rows if _value(r[c]) != common)
+        return f"'{found[1]}' where the table gives '{_value(odd[c])}' for '{odd[0]}'"
+    return None
