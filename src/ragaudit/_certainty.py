@@ -34,6 +34,7 @@ _PART_RE = re.compile(r",\s*(?=(?:but|although|though|while|whereas|yet)\s)|\s(?
 _EPISTEMIC_RE = _words_re(LEXICON["cues"]["epistemic"])
 """Hedges on what is known, not on what is allowed ("you may apply"): what a plain fact clashes with."""
 _STATE_RE = _words_re(LEXICON["cues"]["epistemic_states"])
+_INDEFINITE_RE = re.compile(r"\b(?:anyone|anybody|someone|somebody|whoever|those|people)\s+(?:who|that)\s+$", re.I)
 HEDGE_REACH = 24
 """Words a hedge on what is known covers, to the end of its part of the clause ("it may have been
 hidden during the disorder …, when the area changed hands"): a bound on the work, not a tuned reach."""
@@ -53,7 +54,8 @@ def hedged_parts(clause: str) -> Iterator[tuple[str, str]]:
     for part in _PART_RE.split(clause)[:8]:
         state = _STATE_RE.search(part)
         m = state or _EPISTEMIC_RE.search(part)
-        if m:
+        # "anyone who may have known him": a hedge on whoever it may be, not on a fact.
+        if m and not _INDEFINITE_RE.search(part[max(0, m.start() - 30) : m.start()]):
             before = part[: state.start()].split()[-HEDGE_REACH:] if state else []
             yield " ".join(before + part[m.start() :].split()[:HEDGE_REACH]), m.group()
 

@@ -150,7 +150,7 @@ def bindings(
             between = clause[every[k - 1][1] : m[0]].lower().split() if k else ["-"]
             # A name listed as an example ("like Germany, the United States and France") stands
             # where the first one does, and a speaker ("N said", "N of AP reports") reports.
-            if re.search(r"\b(?:like|including|such as)\s+(?:the\s+)?$", clause[: m[0]].lower()) or (
+            if _example(clause[: m[0]]) or (
                 k and every[k - 1] in examples and set(between) <= {",", "and", "or", "the", "a", "an"}
             ):
                 examples.add(m)
@@ -212,6 +212,18 @@ def bindings(
                 related[party].add(nxt[2])
                 related.setdefault(nxt[2], set()).add(party)
     return {p: (frozenset(r), frozenset(nouns[p]), frozenset(related[p])) for p, r in roles.items()}
+
+
+def _example(before: str) -> bool:
+    """Whether a name stands in a list of examples: "such as" or "like", then only names, commas,
+    "and"/"or" and articles up to it ("countries such as Germany, the United States and N")."""
+    low = before.lower()
+    at = max(low.rfind(" like "), low.rfind(" including "), low.rfind(" such as "))
+    if at < 0:
+        return False
+    words = before[at:].replace(",", " ").split()[1:]
+    words = words[1:] if words[:1] == ["as"] else words
+    return all(w[:1].isupper() or w.lower() in ("the", "and", "or", "a", "an") for w in words)
 
 
 def _place(before: str) -> str:
