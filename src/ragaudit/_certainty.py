@@ -26,9 +26,10 @@ _MODAL_RE = _words_re(LEXICON["cues"]["modals"])
 _EFFECT_RE = _words_re(LEXICON["cues"]["effects"])
 _UNKNOWN_RE = _words_re(list(UNKNOWN_PHRASES))
 _CAUSE_RE = _words_re([*CAUSAL, *CAUSAL_PHRASES])
-_CLAUSE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+")
-_SENTENCE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+|\s(?=\d{1,2}\.\d{1,2}\s)")
-"""Clauses as :mod:`ragaudit.matching` reads them (a numbered item "6.2 " starts one)."""
+_CLAUSE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+|\\n")
+_SENTENCE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+|\\n|\s(?=\d{1,2}\.\d{1,2}\s)")
+"""Clauses as :mod:`ragaudit.matching` reads them (a numbered item "6.2 " starts one), and at a
+line break escaped in a JSON record's text ("…this review :)\\nOur server was …")."""
 _PART_RE = re.compile(r",\s*(?=(?:but|although|though|while|whereas|yet)\s)|\s(?=(?:but|although|whereas)\s)")
 """Where a sentence turns ("…, but short scripts may run slower"): a hedge after it hedges only that part."""
 _EPISTEMIC_RE = _words_re(LEXICON["cues"]["epistemic"])
@@ -132,5 +133,9 @@ def modality_clash(
         theirs = extract(clause)
         if theirs.hedged and not theirs.certain and len(claim.stems & theirs.stems) >= needed:
             hedge = next((w for w in re.findall(r"[^\W\d_]+", clause.lower()) if w in HEDGES), "")
-            return f"a certain statement where the source says '{hedge}'"
+            return (
+                f"a certain statement where the source says '{hedge}'"
+                if hedge
+                else "a certain statement the source hedges"
+            )
     return None
