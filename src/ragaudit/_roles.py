@@ -92,41 +92,64 @@ def _same(a: str, b: str) -> bool:
     return wa <= wb or wb <= wa or (a if len(wb) > 1 else b) == initials
 
 
+def _names_of(texts: tuple[str, ...]) -> dict[str, set[str]]:
+    """Lower-cased name → its written forms (without a possessive "'s") in ``texts``."""
+    written: dict[str, set[str]] = {}
+    for t in texts:
+        for low, form in extract(t[:MAX_CHARS]).names.items():
+            written.setdefault(low, set()).add(re.sub(r"['’]s$", "", form))
+    return written
+
+
+def _is_party(name: str, forms: set[str], initials: set[str]) -> bool:
+    """A name that can be a party: no salutation ("Dear Ms Oyelaran"), no acronym that is nobody's
+    initials ("JWT"), no single common word ("Fees", "Terminal")."""
+    return (
+        name.split()[0] not in _SALUTATIONS
+        and (not any(f.rstrip("s").isupper() for f in forms) or name in initials)
+        and (" " in name or not all(part in _common_words() for part in name.split("-")))
+    )
+
+
+@lru_cache(maxsize=4)  # the request's sources (each read to MAX_CHARS): bounded by size, not only count
+def _source_parties(sources: tuple[str, ...]) -> tuple[dict[str, set[str]], frozenset[str], dict[str, str]]:
+    """The sources' names, those that can be parties, and each one's party among the sources alone
+    (its longest name, when its other names all fit that one), worked out once per request."""
+    written = _names_of(sources)
+    multi = [n for n in written if " " in n]
+    initials = {"".join(w[0] for w in n.split()) for n in multi}
+    names = frozenset(n for n in written if _is_party(n, written[n], initials))
+    family: dict[str, str] = {}
+    for n in names:
+        kin = sorted((m for m in multi if m in names and _same(n, m)), key=len, reverse=True)
+        family[n] = kin[0] if kin and all(_same(kin[0], m) for m in kin) else n
+    return written, names, family
+
+
 def party_forms(claim: str, sources: tuple[str, ...]) -> dict[str, str]:
     """Each name as written in the claim or the sources → its party: the claim's name it names
     ("Halvern Mutual Insurance Society", "ERHA" for a claim's "Eastmoor Regional Health Agency"),
-    else itself. An acronym that is nobody's initials ("JWT", "API") is a thing, not a party; a
-    claim's name within two different names ("Eastmoor" in two agencies' names) names no party."""
-    written: dict[str, set[str]] = {}
-    for t in (claim, *sources):
-        for low, form in extract(t[:MAX_CHARS]).names.items():
-            written.setdefault(low, set()).add(re.sub(r"['’]s$", "", form))
-    multi = [n for n in written if " " in n]
-    initials = {"".join(w[0] for w in n.split()) for n in multi}
-    common = _common_words()
-    names = [
-        n
-        for n in written
-        if n.split()[0] not in _SALUTATIONS  # "Dear Ms Oyelaran": whom a letter is to, not a party in it
-        if (not any(f.rstrip("s").isupper() for f in written[n]) or n in initials)
-        and (" " in n or not all(part in common for part in n.split("-")))
-    ]
+    else its party among the sources. An acronym that is nobody's initials ("JWT", "API") is a thing,
+    not a party; a claim's name within two different names ("Eastmoor" in two agencies' names)
+    names no party; names that are no party map to ""."""
+    source_written, source_names, family = _source_parties(tuple(t[:MAX_CHARS] for t in sources))
+    written = {n: set(f) for n, f in source_written.items()}
+    for n, f in _names_of((claim,)).items():
+        written.setdefault(n, set()).update(f)
+    initials = {"".join(w[0] for w in n.split()) for n in written if " " in n}
+    names = source_names | {n for n in written if n not in source_written and _is_party(n, written[n], initials)}
     ours = [n for n in extract(claim[:MAX_CHARS]).names if n in names]
-    distinct = [n for n in names if n not in ours]
-    ours = [n for n in ours if sum(1 for d in distinct if _same(n, d) and " " in d and n != d) < 2 or " " in n]
-    out: dict[str, str] = {form: "" for n in written for form in written[n]}  # names, but no parties
+    distinct = [n for n in source_names if n not in ours and " " in n]
+    ours = [n for n in ours if " " in n or sum(1 for d in distinct if _same(n, d)) < 2]
+    out: dict[str, str] = {form: "" for n in written for form in written[n]}
     for n in names:
         owners = sorted((o for o in ours if _same(o, n)), key=len, reverse=True)
-        if not owners:
-            # A source's party by its longest name, when its other names all fit that one.
-            family = sorted((m for m in multi if m in names and _same(n, m)), key=len, reverse=True)
-            owners = family[:1] if family and all(_same(family[0], m) for m in family) else [n]
         for form in written[n]:
-            out[form] = owners[0]
+            out[form] = owners[0] if owners else family.get(n, n)
     return out
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)  # texts cut to MAX_CHARS by the callers: at most 256 × 20,000 characters
 def bindings(
     text: str, forms_key: tuple[tuple[str, str], ...], generous: bool = False
 ) -> dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]]:
@@ -240,8 +263,12 @@ def role_swap(claim: str, window: str, sources: tuple[str, ...], min_roles: int 
     """Why the claim gives a party the role its window gives another ("'Portcullis' … 'authenticates',
     'issues' where the source says 'Keystrel' does"), when no source gives those words to the first.
     The claim's party must be named in the window's ``passage`` (the whole source), if not in it."""
+    if not extract(claim[:MAX_CHARS]).names:
+        return None  # the claim names nobody
     forms = party_forms(claim, sources)
     key = tuple(sorted(forms.items()))
+    claim, window, passage = claim[:MAX_CHARS], window[:MAX_CHARS], passage[:MAX_CHARS]
+    sources = tuple(t[:MAX_CHARS] for t in sources)
     ours = bindings(claim, key)
     if len(forms) < 2 or not ours:
         return None

@@ -80,7 +80,7 @@ def _roots(text: str) -> frozenset[str]:
     return frozenset(stem(w)[:6] for w in re.findall(r"[^\W\d_]+(?:-[^\W\d_]+)*", text.lower()) if w not in STOPWORDS)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=64)  # keyed by a source cut to MAX_CHARS
 def _table(text: str) -> tuple[list[str], list[list[str]]] | None:
     """Header and rows of the first pipe table in ``text``."""
     lines = [ln.strip() for ln in text[:MAX_CHARS].splitlines() if ln.strip().startswith("|")]
@@ -114,7 +114,7 @@ def table_exception(claim: str, source: str) -> str | None:
     """Why a table denies the claim's "every"/"all"/"none": the column its predicate names holds
     another value in some row the claim covers ("'Every' where the table gives 'no' for 'Millbank'")."""
     found = strength(claim)
-    table = _table(source) if "|" in source else None
+    table = _table(source[:MAX_CHARS]) if "|" in source else None
     if found is None or table is None or found[0] == "majority" or _WEAKER["universal"].search(claim):
         return None
     header, rows = table
