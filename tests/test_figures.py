@@ -80,3 +80,22 @@ def test_figures_from_text_keep_their_verdicts() -> None:
     ]:
         q = extract(claim).quantities[0]
         assert quantity_supported(q, FigurePool(pool)) == quantity_supported(q, pool) == expected, claim
+
+
+def test_the_synthesis_check_looks_values_up_as_it_reads_them() -> None:
+    """Past 400 units the synthesis check looks up which units state a value (issue 11): the same answers."""
+    from ragaudit.align import build_index
+    from ragaudit.checks._conflicts import values
+    from ragaudit.checks._synthesis import _Reader
+    from ragaudit.models import Source
+
+    rows = ["| plant | opened | staff | visit |", "|---|---|---|---|"]
+    rows += [f"| Plant {i} | {1900 + i % 120} | {i * 7:,} | {1 + i % 28} March, 10:{i % 60:02d} |" for i in range(600)]
+    index = build_index([Source(id="t", text="\n".join(rows))])
+    claim = "It opened in 1907 and sold about 2,450 units and 5,600 tickets on 3 March at 10:07, and 1,050 more."
+    found = values(claim, years=True)
+    assert {v.kind for v in found} == {"year", "plain", "date", "clock"} and any(v.approx for v in found)
+    for value in found:
+        read, many = _Reader(index, value, many=False), _Reader(index, value, many=True)
+        for i in range(len(index.units)):
+            assert (read.states(i), read.differs(i)) == (many.states(i), many.differs(i)), (value, i)

@@ -294,26 +294,88 @@ def _prose_error(
         if not before:
             continue
         named = texts.holding(before[-1])
-        if any(any(same(value, v) for v in _unit_values(index, i)) for i in named):
+        if any(map(_Reader(index, value, many=len(named) > _MANY_UNITS).states, named)):
             continue
         stating = _relation_units(relation, index) if stating is None else stating
-        own = [
-            index.units[i]
-            for i in sorted(set(named) & set(stating))
-            if any(v.kind == value.kind and not same(value, v) for v in _unit_values(index, i))
-        ]
+        read = _Reader(index, value, many=len(stating) > _MANY_UNITS)
+        own = [index.units[i] for i in sorted(set(named) & set(stating)) if read.differs(i)]
         if not own:
             continue
         named_set = set(named)
         for i in stating:
             unit = index.units[i]
-            if i in named_set or not any(same(value, v) for v in _unit_values(index, i)):
+            if i in named_set or not read.states(i):
                 continue
             if _names_someone(unit.text):
                 holder = Record(unit.source_id, 0, (unit,), unit.text, unit.keys)
                 mine = Record(own[0].source_id, 0, (own[0],), own[0].text, own[0].keys)
                 return _error(value.text, mine, holder, index)
     return None
+
+
+_MANY_UNITS = 400
+"""Past this many units stating a relation, which of them state a value is looked up, not read one by one."""
+
+
+class _Reader:
+    """Which units state ``value`` (a :func:`same` one) or another of its kind: read off each unit,
+    or, for ``many`` units, looked up among the index's values sorted by kind and number (the same
+    answers, without reading thousands of rows per claim)."""
+
+    def __init__(self, index: SourceIndex, value: Value, *, many: bool) -> None:
+        self.index, self.value = index, value
+        self.holders: set[int] | None = None
+        self.kind_units: set[int] = set()
+        if many:
+            numbers, positions, odd = _value_table(index).get(value.kind, ([], [], []))
+            candidates = positions + odd  # dates agree on day and month, whatever their number
+            if value.kind != "date" and math.isfinite(value.number):
+                # Times and years agree when equal; figures within a tenth of the larger (0.12 of this one).
+                exact = value.kind in ("clock", "stamp", "year")
+                width = (1e-9 if exact else 0.12) * abs(value.number) + 1e-9
+                lo = bisect.bisect_left(numbers, value.number - width)
+                candidates = positions[lo : bisect.bisect_right(numbers, value.number + width)] + odd
+            self.holders = {i for i in candidates if self._same(i)}
+            self.kind_units = _kind_units(index, value.kind)
+
+    def _same(self, i: int) -> bool:
+        return any(same(self.value, v) for v in _unit_values(self.index, i))
+
+    def states(self, i: int) -> bool:
+        """Whether unit ``i`` states the value."""
+        return self._same(i) if self.holders is None else i in self.holders
+
+    def differs(self, i: int) -> bool:
+        """Whether unit ``i`` states another value of the same kind."""
+        if self.holders is not None and (i not in self.kind_units or i not in self.holders):
+            return i in self.kind_units  # none of its kind, or every one of its kind differs
+        return any(v.kind == self.value.kind and not same(self.value, v) for v in _unit_values(self.index, i))
+
+
+def _kind_units(index: SourceIndex, kind: str) -> set[int]:
+    """The units stating some value of ``kind``, once per index and kind."""
+    memo: dict[str, set[int]] = index.__dict__.setdefault("_kind_units", {})
+    if kind not in memo:
+        _, positions, odd = _value_table(index).get(kind, ([], [], []))
+        memo[kind] = set(positions) | set(odd)
+    return memo[kind]
+
+
+def _value_table(index: SourceIndex) -> dict[str, tuple[list[float], list[int], list[int]]]:
+    """The index's values by kind: numbers sorted, their units, and units whose number is not finite."""
+    table: dict[str, tuple[list[float], list[int], list[int]]] | None = index.__dict__.get("_value_table")
+    if table is None:
+        pairs: dict[str, list[tuple[float, int]]] = {}
+        for i in range(len(index.units)):
+            for v in _unit_values(index, i):
+                pairs.setdefault(v.kind, []).append((v.number, i))
+        table = {}
+        for kind, found in pairs.items():
+            ordered = sorted(p for p in found if math.isfinite(p[0]))
+            odd = [i for n, i in found if not math.isfinite(n)]
+            table[kind] = ([n for n, _ in ordered], [i for _, i in ordered], odd)
+        index.__dict__["_value_table"] = table
+    return table
 
 
 def _pairs(text: str) -> set[tuple[str, str]]:
