@@ -8,19 +8,27 @@ one sentence the size of the answer, dense citation markers, JSON sources wide o
 a table, one repeated word. Each is audited once by a warm auditor with its own index cache, in
 this process; the time is CPU time of the process (one core: the embedding model runs on one
 thread), so other load on the machine does not count. ``linear`` is the time a benign request of
-a tenth of the limits takes, scaled by size: a ratio over 1 grows faster than the input.
+a tenth of the limits takes, scaled by size: a ratio over 1 grows faster than the input. numpy's
+BLAS runs on one thread unless ``OPENBLAS_NUM_THREADS`` says otherwise.
 ``--write`` puts the table into benchmarks/RESULTS.md (block ``hostile``).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
 
-from ragaudit import Auditor
-from ragaudit._cache import IndexCache
+# One core, as the target says: numpy's BLAS otherwise starts a thread per core, and its spinning
+# between the small matrix-vector products of an audit counts as CPU time of this process (up to
+# 0.7 s of an audit on the shared 2-core machine). Set OPENBLAS_NUM_THREADS to measure otherwise.
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
+from ragaudit import Auditor  # noqa: E402
+from ragaudit._cache import IndexCache  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "tests")]
@@ -55,7 +63,8 @@ def table(rows: list[tuple[str, int, float, float, int, str]], judge: str) -> st
     """A Markdown table of the figures, with the ratio to the linear baseline."""
     base = rows[0][2] / rows[0][1]
     lines = [
-        f"judge `{judge}`; CPU seconds of one audit (one core); linear: the baseline's time scaled by size",
+        f"judge `{judge}`; CPU seconds of one audit (one core; BLAS threads: {os.environ['OPENBLAS_NUM_THREADS']}); "
+        "linear: the baseline's time scaled by size",
         "",
         "| case | characters | CPU s | linear s | ratio | claims | budget note |",
         "|---|---:|---:|---:|---:|---:|---|",
