@@ -320,3 +320,20 @@ TRAIL_TABLE = (
 def test_a_table_cell_of_another_row_is_a_synthesis_error(answer: str, status: str) -> None:
     (claim,) = audit(answer, [TRAIL_TABLE]).claims
     assert claim.status == status
+
+
+def test_a_contradicted_answer_is_no_invented_one() -> None:
+    # The source answers the ask and the claim misstates it: the contradiction stands, and no gap is
+    # reported for an ask the sources do answer.
+    source = (
+        "Tick fever: most people recover within a week without any treatment, but it can be serious for older "
+        "adults. Rest and drink plenty of fluids."
+    )
+    report = audit(
+        "Everyone who catches tick fever recovers within a week without needing any treatment, so rest and drink "
+        "plenty of fluids.",
+        [source],
+        question="How long does tick fever last and do I need to see a doctor?",
+    )
+    assert report.claims[0].status == "contradicted"
+    assert report.abstention is not None and not report.abstention.query_has_gap

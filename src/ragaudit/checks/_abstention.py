@@ -177,19 +177,24 @@ def find_gaps(
         far = not relevance.years_found or (len(missing) >= 2 and len(missing) >= 0.5 * max(1, len(own)))
         # Whatever the judge said, a claim that answers an ask beyond the sources with the very
         # words or year no source has is invented.
+        # A claim the sources contradict (or that combines what they say) is about what they say: it
+        # answers no ask beyond them, and its finding is the sharper one.
         invented = tuple(
             c.id
             for c in answering
-            if (
-                c.status in ("unsupported", "partially_supported")
-                and (unanswered or not _about_anything(c.id, claims, evidence) or _novel_value(c.text, need, pool))
-            )
-            # … unless the verifier found the claim's evidence: then the sources say it in their own
-            # words ("poultry" for the ask's "chicken") and the ask is not beyond them.
-            or (
-                far
-                and _uses_missing(c.text, missing_keys, need, index)
-                and not (c.status == "supported" and _about_anything(c.id, claims, evidence))
+            if c.status not in ("contradicted", "synthesis_error")
+            and (
+                (
+                    c.status in ("unsupported", "partially_supported")
+                    and (unanswered or not _about_anything(c.id, claims, evidence) or _novel_value(c.text, need, pool))
+                )
+                # … unless the verifier found the claim's evidence: then the sources say it in their own
+                # words ("poultry" for the ask's "chicken") and the ask is not beyond them.
+                or (
+                    far
+                    and _uses_missing(c.text, missing_keys, need, index)
+                    and not (c.status == "supported" and _about_anything(c.id, claims, evidence))
+                )
             )
         )
         if acknowledged:
