@@ -81,6 +81,8 @@ def test_figures_slices_and_intervals(dataset: Path) -> None:
     assert set(result.slices["generator"]) == {"m1", "m2"}
     assert result.error_types["Evident Conflict"] == {"spans": 2, "recall": 1.0}
     assert result.calibration is not None and result.calibration["claims"] >= 6
+    responses = result.response_calibration
+    assert responses is not None and responses["answers"] == 6 and sum(b["count"] for b in responses["bins"]) == 6
     assert result.sweep[0]["threshold"] == 0.0 and result.sweep[-1]["threshold"] == 1.0
 
 

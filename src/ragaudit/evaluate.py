@@ -255,6 +255,8 @@ class EvalResult:
     curves: dict[str, list[list[float]]]
     worst: list[dict[str, Any]]
     skipped: list[str] = field(default_factory=list)
+    response_calibration: dict[str, Any] | None = None
+    """``hallucination_score`` read as the probability that an answer is hallucinated: ECE, Brier, bins."""
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form (the format ``--baseline`` reads back)."""
@@ -313,6 +315,16 @@ def summarize(
         }
     y = [o.example.gold for o in outcomes]
     score = [o.report.hallucination_score for o in outcomes]
+    responses = (
+        {
+            "answers": len(y),
+            "ece": round(expected_calibration_error(score, y), 4),
+            "brier": round(brier_score(score, y), 4),
+            "bins": [asdict(b) for b in reliability_bins(score, y)],
+        }
+        if outcomes
+        else None
+    )
     return EvalResult(
         datasets=datasets,
         judge=judge,
@@ -328,6 +340,7 @@ def summarize(
         },
         worst=_worst(outcomes),
         skipped=skipped,
+        response_calibration=responses,
     )
 
 

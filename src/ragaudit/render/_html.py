@@ -128,17 +128,21 @@ def render_html(result: EvalResult) -> str:
         ),
         _plot("Precision-recall curve", [("pr", result.curves["pr"], "#6a1b9a")], xlabel="recall", ylabel="precision"),
     ]
-    if result.calibration:
-        bins = result.calibration["bins"]
-        plots.append(
-            _plot(
-                f"Reliability (ECE {result.calibration['ece']:.3f}, Brier {result.calibration['brier']:.3f})",
-                [("reliability", [[b["mean_confidence"], b["accuracy"]] for b in bins], "#ef6c00")],
-                xlabel="confidence",
-                ylabel="accuracy",
-                diagonal=True,
+    for title, calibration, axes in (
+        ("Reliability of claim confidence", result.calibration, ("confidence", "accuracy")),
+        ("Reliability of the hallucination score", result.response_calibration, ("score", "share hallucinated")),
+    ):
+        if calibration:
+            bins = calibration["bins"]
+            plots.append(
+                _plot(
+                    f"{title} (ECE {calibration['ece']:.3f}, Brier {calibration['brier']:.3f})",
+                    [("reliability", [[b["mean_confidence"], b["accuracy"]] for b in bins], "#ef6c00")],
+                    xlabel=axes[0],
+                    ylabel=axes[1],
+                    diagonal=True,
+                )
             )
-        )
     sweep = result.sweep
     plots.append(
         _plot(
