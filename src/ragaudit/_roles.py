@@ -274,7 +274,12 @@ def role_swap(claim: str, window: str, sources: tuple[str, ...], min_roles: int 
         return None
     theirs = bindings(window, key)
     told: dict[str, frozenset[str]] = {}
+    # Only the claim's parties are looked up in ``told``: a source that writes none of their names
+    # binds them nothing (and reading every source per claim cost seconds at 500 sources).
+    wanted = [w for w, p in forms.items() if p in ours]
     for text in sources:
+        if not any(w in text for w in wanted):
+            continue
         for p, (r, _, _) in bindings(text, key, generous=True).items():
             told[p] = told.get(p, frozenset()) | r
     for party, (roles, nouns, related) in ours.items():
