@@ -1,15 +1,19 @@
-"""The service audits in a process pool: /healthz stays fast while every audit process is busy, and
-concurrent audits are all recorded exactly once (SQLite with one writer, and PostgreSQL)."""
+"""The service audits in a process pool: /healthz stays fast while every audit process is busy,
+concurrent audits are all recorded exactly once (SQLite with one writer, and PostgreSQL), and the
+dispatcher sends a request where its sources were indexed without leaving a process idle."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import random
+import signal
 import statistics
 import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +24,7 @@ from processes import pid_after
 from ragaudit.config import AuditorConfig
 from ragaudit.gate import Policy
 from ragaudit.models import AuditRequest
+from ragaudit.service._dispatch import Scheduler, Waiting
 from ragaudit.service.pool import AuditPool
 from ragaudit.service.settings import ServiceSettings
 from service_helpers import PG_URL, Server, reset_postgres
@@ -131,10 +136,10 @@ def test_the_pool_audits_under_its_config_in_a_worker_process() -> None:
 
     try:
         configured, overridden = asyncio.run(both())
-        worker_pids = {p.pid for p in (pool._executor._processes or {}).values()} if pool._executor else set()
+        worker_pids = set(pool.pids())
     finally:
         pool.close()
-    assert worker_pids and os.getpid() not in worker_pids
+    assert worker_pids and None not in worker_pids and os.getpid() not in worker_pids
     assert configured.decision.policy == "strict-test" and configured.decision.risk_level == "high"
     assert configured.options.claim_types == ["temporal"] and {c.type for c in configured.claims} == {"temporal"}
     assert overridden.decision.policy == "strict-test" and overridden.decision.risk_level == "low"
@@ -142,21 +147,142 @@ def test_the_pool_audits_under_its_config_in_a_worker_process() -> None:
 
 
 def test_start_returns_once_every_process_has_built_its_auditor() -> None:
-    # Two quarter-second calls sent at once after start(): on two ready processes each takes one; if
-    # one process were still loading its models, the other would take both, one after the other.
+    # Two quarter-second calls about the same sources, sent at once after start(): each process is
+    # ready, so each takes one (no process idles while a request waits, affinity or not).
     pool = AuditPool(AuditorConfig(), processes=2)
 
-    async def started_then_two_calls() -> list[int]:
+    async def started_then_two_calls() -> tuple[list[int | None], list[int]]:
         await pool.start()
-        loop = asyncio.get_running_loop()
-        executor = pool._pool()
-        return await asyncio.gather(*(loop.run_in_executor(executor, pid_after, 0.25) for _ in range(2)))
+        ready = pool.pids()
+        return ready, await asyncio.gather(*(pool.run("same sources", pid_after, 0.25) for _ in range(2)))
 
     try:
-        pids = asyncio.run(started_then_two_calls())
+        ready, pids = asyncio.run(started_then_two_calls())
     finally:
         pool.close()
-    assert len(set(pids)) == 2
+    assert None not in ready and len(set(pids)) == 2 and set(pids) == set(ready)
+
+
+def test_requests_with_the_same_sources_run_where_those_were_indexed() -> None:
+    pool = AuditPool(AuditorConfig(), processes=2)
+    shared = [{"id": "1", "text": "The Lakeside plant opened in 1995. Today it employs 120 people."}]
+    first = AuditRequest.model_validate({"answer": "The plant opened in 1995.", "sources": shared})
+    second = AuditRequest.model_validate({"answer": "It employs 120 people.", "sources": shared})
+
+    async def one_at_a_time() -> dict[str, list[int]]:
+        await pool.start()
+        where: dict[str, list[int]] = {"A": [], "B": []}
+        for key in "ABABAB":  # both processes are idle at each call: the choice is affinity alone
+            where[key].append(await pool.run(key, os.getpid))
+        await pool.audit(first)
+        await pool.audit(second)
+        return where
+
+    try:
+        where = asyncio.run(one_at_a_time())
+    finally:
+        pool.close()
+    assert len(set(where["A"])) == 1 and len(set(where["B"])) == 1 and where["A"][0] != where["B"][0]
+    # A and B three times each: two new, four where indexed; the two audits: one new, one indexed.
+    assert (pool.scheduler.new, pool.scheduler.seen) == (3, 5)
+
+
+def test_a_killed_worker_fails_only_its_own_call_and_is_replaced() -> None:
+    pool = AuditPool(AuditorConfig(), processes=1)
+    request = AuditRequest.model_validate(_light(0))
+
+    async def kill_while_busy() -> tuple[int, BaseException | int, int, Any]:
+        await pool.start()
+        victim = pool.pids()[0]
+        assert victim is not None
+        running = asyncio.ensure_future(pool.run("A", pid_after, 60))
+        waiting = asyncio.ensure_future(pool.run("A", os.getpid))  # one process: this one waits
+        while not pool.scheduler.waiting:
+            await asyncio.sleep(0.01)
+        os.kill(victim, signal.SIGKILL)
+        crashed = await asyncio.gather(running, return_exceptions=True)
+        return victim, crashed[0], await waiting, await pool.audit(request)
+
+    try:
+        victim, crashed, replacement, report = asyncio.run(kill_while_busy())
+    finally:
+        pool.close()
+    assert isinstance(crashed, BrokenProcessPool)
+    assert replacement != victim and report.claims
+
+
+def _busy_scheduler(max_bypass: int = 4) -> Scheduler:
+    """Two slots busy: slot 0 auditing sources A, slot 1 sources B."""
+    scheduler = Scheduler(2, max_bypass=max_bypass)
+    assert scheduler.arrive(Waiting("A")) == 0
+    assert scheduler.arrive(Waiting("B")) == 1
+    return scheduler
+
+
+def test_an_idle_process_takes_a_request_whose_sources_another_indexed() -> None:
+    scheduler = Scheduler(2)
+    assert scheduler.arrive(Waiting("A")) == 0
+    assert scheduler.arrive(Waiting("A")) == 1  # slot 0 is busy: work-conserving, nothing waits
+    assert not scheduler.waiting
+    assert scheduler.release(0) is None and scheduler.release(1) is None
+    assert scheduler.arrive(Waiting("C")) == 0  # new sources: the slot idle longest
+    assert scheduler.arrive(Waiting("D")) == 1
+
+
+def test_a_free_process_takes_a_younger_request_with_its_sources_first() -> None:
+    scheduler = _busy_scheduler()
+    older_b, younger_a = Waiting("B"), Waiting("A")
+    assert scheduler.arrive(older_b) is None and scheduler.arrive(younger_a) is None
+    assert scheduler.release(0) is younger_a and older_b.bypassed == 1
+    assert scheduler.release(1) is older_b
+    # Sources no slot has indexed: the oldest first.
+    first, second = Waiting("C"), Waiting("D")
+    scheduler.arrive(first)
+    scheduler.arrive(second)
+    assert scheduler.release(1) is first and scheduler.release(0) is second
+
+
+def test_a_request_whose_sources_nobody_indexed_is_passed_over_a_bounded_number_of_times() -> None:
+    scheduler = _busy_scheduler(max_bypass=3)
+    stranger = Waiting("C")
+    scheduler.arrive(stranger)
+    taken = []
+    for turn in range(10):  # requests about A and B keep coming; each slot would rather take those
+        scheduler.arrive(Waiting("A"))
+        scheduler.arrive(Waiting("B"))
+        item = scheduler.release(turn % 2)
+        taken.append(item)
+        if item is stranger:
+            break
+    assert stranger in taken and stranger.bypassed == 3 and len(taken) == 4
+
+
+def test_the_dispatcher_never_idles_a_process_while_a_request_waits() -> None:
+    rng = random.Random(13)
+    scheduler = Scheduler(3, max_bypass=4)
+    busy: list[int] = []
+    started: list[Waiting] = []
+    arrived: list[Waiting] = []
+    for _ in range(5000):
+        if busy and rng.random() < 0.5:
+            slot = busy.pop(rng.randrange(len(busy)))
+            item = scheduler.release(slot)
+            if item is not None:
+                busy.append(slot)
+                started.append(item)
+        else:
+            item = Waiting(rng.choice("ABCDEFG"))
+            arrived.append(item)
+            slot_now = scheduler.arrive(item)
+            if slot_now is not None:
+                busy.append(slot_now)
+                started.append(item)
+        idle = len(scheduler.slots) - len(busy)
+        assert not (idle and scheduler.waiting)
+        assert all(w.bypassed <= 4 for w in scheduler.waiting)
+        assert sorted(busy) == [i for i, s in enumerate(scheduler.slots) if s.busy]
+    assert len({id(w) for w in started}) == len(started)  # each started once
+    assert {id(w) for w in started} | {id(w) for w in scheduler.waiting} == {id(w) for w in arrived}
 
 
 def test_the_service_settings_make_the_auditor_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -32,6 +32,10 @@ class Metrics:
         self.http = Histogram(
             "ragaudit_http_seconds", "HTTP request latency", ["method", "route", "status"], registry=self.registry
         )
+        # Whether an audit went to a process that had indexed its sources recently (see service/_dispatch.py).
+        self.dispatch = Counter(
+            "ragaudit_audit_dispatch_total", "Audits by where they ran", ["sources"], registry=self.registry
+        )
         self.queued = Gauge("ragaudit_jobs_queued", "Async audits waiting", registry=self.registry)
 
 

@@ -29,7 +29,12 @@ class Service:
         self.metrics = Metrics()
         # Audits run in worker processes that each built their auditors once and share one bounded
         # source-index cache per process (index_cache_chars).
-        self.pool = AuditPool(self.config, settings.audit_processes, index_cache_chars=settings.index_cache_chars)
+        self.pool = AuditPool(
+            self.config,
+            settings.audit_processes,
+            index_cache_chars=settings.index_cache_chars,
+            on_dispatch=lambda seen: self.metrics.dispatch.labels("indexed" if seen else "new").inc(),
+        )
         self.callbacks = CallbackPolicy.parse(settings.callback_allow)
         self.tasks: list[asyncio.Task[None]] = []
 
