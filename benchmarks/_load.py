@@ -4,6 +4,7 @@ audits to it, and the percentiles they report."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import statistics
@@ -16,7 +17,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 from service_helpers import PG_URL, Server, reset_postgres  # noqa: E402
 
-__all__ = ["Server", "database_url", "lua_script", "percentiles", "require_wrk", "run_wrk"]
+__all__ = [
+    "Server",
+    "children",
+    "cpu_seconds",
+    "database_url",
+    "lua_script",
+    "percentiles",
+    "require_wrk",
+    "run_wrk",
+]
 
 
 def require_wrk() -> None:
@@ -89,3 +99,17 @@ def percentiles(values: list[float]) -> dict[str, float | None]:
         "p99": round(ordered[int(0.99 * (len(ordered) - 1))], 2),
         "max": round(ordered[-1], 2),
     }
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of process ``pid`` so far (``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children(pid: int) -> list[int]:
+    """The ids of ``pid``'s child processes."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(x) for x in (task / "children").read_text().split()]
+    return found

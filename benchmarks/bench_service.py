@@ -39,7 +39,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _load import ROOT, Server, database_url, lua_script, percentiles, require_wrk, run_wrk
+from _load import ROOT, Server, children, cpu_seconds, database_url, lua_script, percentiles, require_wrk, run_wrk
 from _results import replace_block
 from load import REQUEST
 
@@ -54,6 +54,27 @@ def rows(n: int) -> list[dict[str, Any]]:
         out.append({k: row[k] for k in ("id", "question", "answer", "sources")})
         if len(out) >= n:
             break
+    return out
+
+
+def interleave(requests: list[dict[str, Any]], streams: int) -> list[dict[str, Any]]:
+    """The same rows, with the answers of each ``streams`` consecutive documents dealt in turn.
+
+    RAGTruth's consecutive rows share a document (their sources); dealt this way, consecutive
+    requests are about different documents, as when several clients each audit answers about their
+    own. Every row still appears once.
+    """
+    groups: list[list[dict[str, Any]]] = []
+    for row in requests:
+        if groups and groups[-1][0]["sources"] == row["sources"]:
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+    out: list[dict[str, Any]] = []
+    for first in range(0, len(groups), streams):
+        dealt = groups[first : first + streams]
+        for i in range(max(len(g) for g in dealt)):
+            out += [g[i] for g in dealt if i < len(g)]
     return out
 
 
@@ -117,16 +138,38 @@ def serve(db: str, workdir: Path, requests: list[dict[str, Any]], args: argparse
         stop = threading.Event()
         prober = threading.Thread(target=probe_healthz, args=(server.url, stop, latencies))
         prober.start()
+        assert server.proc is not None
+        http, workers = server.proc.pid, children(server.proc.pid)
+        http0, audit0 = cpu_seconds(http), sum(cpu_seconds(w) for w in workers)
         service = run_wrk(server.url, script, args.seconds, c)
+        http1, audit1 = cpu_seconds(http), sum(cpu_seconds(w) for w in workers)
         stop.set()
         prober.join()
+        with server.client() as client:
+            dispatch = dispatches(client.get("/metrics").text)
     finally:
         server.stop()
     return {
         "connections": c,
         **service,
         "healthz_ms": {"probes": len(latencies), **percentiles(latencies)},
+        "dispatch": dispatch,
+        # CPU per answered request: less moved by the other jobs on the machine than audits/s
+        "http_process_cpu_ms": round(1000 * (http1 - http0) / max(1, service["requests"]), 1),
+        "audit_processes_cpu_ms": round(1000 * (audit1 - audit0) / max(1, service["requests"]), 1),
     }
+
+
+def indexed(dispatch: dict[str, int]) -> str:
+    """The share of audits sent to a process that had their sources indexed ("n/a" before the counter)."""
+    total = sum(dispatch.values())
+    return f"{dispatch.get('indexed', 0)} of {total}" if total else "n/a"
+
+
+def dispatches(metrics: str) -> dict[str, int]:
+    """Audits sent to a process that had indexed their sources recently, and the others (``/metrics``)."""
+    found = re.findall(r'^ragaudit_audit_dispatch_total\{sources="(\w+)"\} ([\d.e+]+)$', metrics, re.M)
+    return {kind: int(float(value)) for kind, value in found}
 
 
 def main() -> None:
@@ -139,10 +182,13 @@ def main() -> None:
     parser.add_argument("--connections", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--db", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--judge", default="offline")
+    parser.add_argument(
+        "--interleave", type=int, default=1, help="rows: deal the answers of this many documents in turn"
+    )
     args = parser.parse_args()
     require_wrk()
     fixed = args.request == "fixed"
-    requests = [REQUEST] if fixed else rows(args.rows)
+    requests = [REQUEST] if fixed else interleave(rows(args.rows), args.interleave)
     load_before = os.getloadavg()
     single = single_audit_ms(requests * args.fixed_repeats if fixed else requests, args.judge)
     with tempfile.TemporaryDirectory() as tmp:
@@ -151,16 +197,17 @@ def main() -> None:
             batch = local_batch(requests, args.batch_rows or 2000, workdir, args.judge)
         else:
             batch_rows = args.batch_rows or 384
-            batch = local_batch(rows(batch_rows), batch_rows, workdir, args.judge)
+            batch = local_batch(requests[:batch_rows], batch_rows, workdir, args.judge)
         runs = [serve(args.db, workdir, requests, args, c) for c in args.connections]
     for run in runs:
         run["service_over_batch"] = round(run["audits_per_s"] / batch["rows_per_s"], 3)
         run["p99_over_single_median"] = round(run["p99_ms"] / single["median"], 2)
         run["p99_over_single_p99"] = round(run["p99_ms"] / single["p99"], 2)
         run["rows_repeated"] = not fixed and run["requests"] > len(requests)
+    name = args.request if args.interleave <= 1 else f"{args.request}-interleaved-{args.interleave}"
     result = {
         "database": args.db,
-        "request": args.request,
+        "request": name,
         "judge": args.judge,
         "rows": len(requests),
         "seconds": args.seconds,
@@ -172,13 +219,16 @@ def main() -> None:
         "service": runs,
     }
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / f"service_{args.db}_{args.request}.json").write_text(json.dumps(result, indent=2) + "\n")
+    (RESULTS / f"service_{args.db}_{name}.json").write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))
     what = "fixed 3-claim request" if fixed else f"{len(requests)} RAGTruth rows"
+    if args.interleave > 1:
+        what += f", {args.interleave} documents interleaved"
     lines = [
         "| database | requests | judge | connections | single audit median / p99 | batch rows/s | service audits/s "
-        "| service / batch | p50 | p99 | p99 / single median | p99 / single p99 | non-2xx | /healthz median / p99 / max |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| service / batch | p50 | p99 | p99 / single median | p99 / single p99 | non-2xx | /healthz median / p99 / max "
+        "| sent where indexed | CPU ms per audit: audit / HTTP processes |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for run in runs:
         health = run["healthz_ms"]
@@ -187,11 +237,12 @@ def main() -> None:
             f"| {batch['rows_per_s']} | {run['audits_per_s']:.2f} | {run['service_over_batch']:.2f} "
             f"| {run['p50_ms']:.0f} ms | {run['p99_ms']:.0f} ms | {run['p99_over_single_median']:.1f} "
             f"| {run['p99_over_single_p99']:.1f} | {run['non_2xx']} "
-            f"| {health['median']:.0f} / {health['p99']:.0f} / {health['max']:.0f} ms |"
+            f"| {health['median']:.0f} / {health['p99']:.0f} / {health['max']:.0f} ms | {indexed(run['dispatch'])} "
+            f"| {run['audit_processes_cpu_ms']:.0f} / {run['http_process_cpu_ms']:.1f} |"
             + (" rows repeated |" if run["rows_repeated"] else "")
         )
     lines.append(f"\nLoad average before/after: {result['load_average_before']} / {result['load_average_after']}.")
-    replace_block(f"service-{args.db}-{args.request}", "\n".join(lines))
+    replace_block(f"service-{args.db}-{name}", "\n".join(lines))
 
 
 if __name__ == "__main__":

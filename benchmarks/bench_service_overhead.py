@@ -5,7 +5,8 @@
 1. Dispatch: ``--clients`` concurrent callers send the fixed 3-claim request (``benchmarks/load.py``)
    to an audit pool of 2 processes, directly (no HTTP); for each audit, the wait from submission to
    the start of the audit in a worker, the wait from its end to the caller, and which worker ran it.
-   With no more callers than workers, a wait is not queueing behind another audit.
+   With no more callers than workers, a wait is not queueing behind another audit (the dispatcher is
+   work-conserving: the same sources go to both processes when both callers wait).
 2. CPU per request: ``ragaudit serve`` (SQLite) answers ``--requests`` sequential fixed requests;
    CPU seconds of the HTTP process and of its audit processes (``/proc``), per request.
 3. Source locality: CPU per audit of the first ``--rows`` RAGTruth test rows (consecutive rows share
@@ -32,7 +33,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _load import ROOT, Server, database_url, percentiles
+from _load import ROOT, Server, children, cpu_seconds, database_url, percentiles
 from load import REQUEST
 
 DATA = ROOT.parent / "shared" / "benchmarks" / "ragtruth" / "test.jsonl"
@@ -50,13 +51,12 @@ async def dispatch(clients: int, total: int) -> dict[str, Any]:
     """Submission-to-start and end-to-caller waits of ``total`` audits from ``clients`` callers."""
     from ragaudit.config import AuditorConfig
     from ragaudit.models import AuditRequest
-    from ragaudit.service.pool import AuditPool
+    from ragaudit.service.pool import AuditPool, sources_affinity
 
     audit_pool = AuditPool(AuditorConfig(), 2)
     await audit_pool.start()
-    executor = audit_pool._pool()
-    loop = asyncio.get_running_loop()
     request = AuditRequest.model_validate(REQUEST)
+    key = sources_affinity(request)
     waits: list[float] = []
     returns: list[float] = []
     workers: Counter[int] = Counter()
@@ -64,7 +64,7 @@ async def dispatch(clients: int, total: int) -> dict[str, Any]:
     async def caller() -> None:
         for _ in range(total // clients):
             submitted = time.monotonic()
-            pid, start, end = await loop.run_in_executor(executor, _timed_audit, request)
+            pid, start, end = await audit_pool.run(key, _timed_audit, request)
             returns.append((time.monotonic() - end) * 1000)
             waits.append((start - submitted) * 1000)
             workers[pid] += 1
@@ -81,18 +81,6 @@ async def dispatch(clients: int, total: int) -> dict[str, Any]:
     }
 
 
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _children(pid: int) -> list[int]:
-    found: list[int] = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        found += [int(x) for x in (task / "children").read_text().split()]
-    return found
-
-
 def cpu_per_request(requests: int) -> dict[str, float]:
     """CPU milliseconds per sequential fixed request: the HTTP process and its audit processes."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -100,15 +88,15 @@ def cpu_per_request(requests: int) -> dict[str, float]:
         try:
             assert server.proc is not None
             pid = server.proc.pid
-            workers = _children(pid)
+            workers = children(pid)
             headers = {"Authorization": f"Bearer {server.admin_key}"}
             with httpx.Client(base_url=server.url, headers=headers, timeout=30) as client:
                 for _ in range(10):
                     client.post("/v1/audits", json=REQUEST).raise_for_status()
-                http0, audit0 = _cpu_seconds(pid), sum(_cpu_seconds(w) for w in workers)
+                http0, audit0 = cpu_seconds(pid), sum(cpu_seconds(w) for w in workers)
                 for _ in range(requests):
                     client.post("/v1/audits", json=REQUEST).raise_for_status()
-                http1, audit1 = _cpu_seconds(pid), sum(_cpu_seconds(w) for w in workers)
+                http1, audit1 = cpu_seconds(pid), sum(cpu_seconds(w) for w in workers)
         finally:
             server.stop()
     return {
