@@ -211,6 +211,11 @@ def test_a_killed_worker_fails_only_its_own_call_and_is_replaced() -> None:
     assert replacement != victim and report.claims
 
 
+def test_a_pool_without_processes_runs_calls_in_this_process() -> None:
+    pool = AuditPool(AuditorConfig(), processes=0)
+    assert asyncio.run(pool.run("A", os.getpid)) == os.getpid() and pool.pids() == []
+
+
 def _busy_scheduler(max_bypass: int = 4) -> Scheduler:
     """Two slots busy: slot 0 auditing sources A, slot 1 sources B."""
     scheduler = Scheduler(2, max_bypass=max_bypass)

@@ -136,7 +136,10 @@ class AuditPool:
         return out
 
     async def run(self, key: Hashable | None, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(*args)`` in a worker process chosen by the dispatcher for sources ``key``."""
+        """Run ``fn(*args)`` in a worker process chosen by the dispatcher for sources ``key`` (in a thread
+        when ``processes`` is 0)."""
+        if self.processes <= 0:
+            return await asyncio.to_thread(fn, *args)
         outer: Future[T] = Future()
         item = Waiting(key, (fn, args, outer))
         outer.add_done_callback(partial(self._forget, item))
