@@ -214,7 +214,10 @@ def test_causal_cues(text: str, causal: bool) -> None:
         ("29 April", "5 March", "8 weeks", False),
         ("2 January 2027", "19 December 2026", "two weeks", True),  # across a year end
         ("19 December", "2 January", "14 days", True),  # back from a date
-        ("5 June", "5 March", "3 months", False),  # months vary in length: not reckoned
+        ("5 June", "5 March", "3 months", True),  # months keep the day of the month
+        ("6 June", "5 March", "3 months", False),  # … and are not reckoned in days
+        ("10 October 2027", "10 October 2025", "two years", True),
+        ("10 October 2026", "10 October 2025", "two years", False),
     ],
 )
 def test_a_date_worked_out_from_a_given_date_and_a_length_of_time(

@@ -221,3 +221,9 @@ def test_role_quantifier_and_certainty_errors_name_their_detector(answer: str, s
 )
 def test_faithful_roles_quantifiers_and_hedges_stay_supported(answer: str, source: str) -> None:
     assert claim_of(answer, source)[0] == "supported"
+
+
+@pytest.mark.parametrize(("day", "label"), [("10 October", "faithful"), ("10 November", "hallucinated")])
+def test_a_date_a_whole_month_after_a_stated_one_is_worked_out(day: str, label: str) -> None:
+    source = "Invoices are dated 10 September. Payment is due one month after the invoice date."
+    assert ragaudit.audit(f"Payment is due one month after the invoice date, on {day}.", [source]).label == label

@@ -323,24 +323,30 @@ def compare(
         if same_dim:
             kind = "date" if year else "number"
             found.append(Mismatch(kind, f"{_fmt(q)} where the source has {_fmt(same_dim[0])}"))
-    found += date_slips(claim.dates, window.dates)
+    # A date worked out from one the window states ("one month after 10 September") is no slip of it.
+    lengths = [*window.quantities, *claim.quantities, *given]
+    found += date_slips([d for d in claim.dates if not date_derived(d, window.dates, lengths)], window.dates)
     if claim.times and window.times and not claim.times & window.times:
         found.append(Mismatch("time", "a different time of day than the source"))
     return found
 
 
 _DAY = 86_400.0
+_MONTH = 2_629_800.0
+"""A month in seconds as the slot reader counts it (a twelfth of 365.25 days)."""
 _SOME_COMMON_YEAR = 2025
 """Day counts between two dates written without a year are reckoned in a common (non-leap) year."""
 
 
 def date_derived(d: Date, known: Sequence[Date], lengths: Sequence[Quantity]) -> bool:
-    """Whether ``d`` is a known date plus or minus a stated length of whole days or weeks
-    ("eight weeks after 5 March" is 30 April); months and years are not reckoned (their days vary).
+    """Whether ``d`` is a known date plus or minus a stated length: whole days or weeks ("eight weeks
+    after 5 March" is 30 April), or whole months or years, which keep the day of the month ("one month
+    after 10 September" is 10 October).
     """
-    days = {round(q.value / _DAY) for q in lengths if q.dimension == "time" and q.value >= _DAY}
-    days = {n for n in days if n * _DAY in (q.value for q in lengths) and n <= 3_660}
-    if d.day is None or not days:
+    spans = [q.value for q in lengths if q.dimension == "time" and q.value >= _DAY]
+    days = {n for n in (round(v / _DAY) for v in spans) if n * _DAY in spans and n <= 3_660}
+    months = {round(v / _MONTH) for v in spans if abs(round(v / _MONTH) * _MONTH - v) < 1 and v <= 120 * _MONTH}
+    if d.day is None or not (days or months):
         return False
     for k in known[:MAX_SLOTS]:
         if k.day is None or k is d:
@@ -352,6 +358,11 @@ def date_derived(d: Date, known: Sequence[Date], lengths: Sequence[Quantity]) ->
         for n in days:
             for moved in (start + dt.timedelta(days=n), start - dt.timedelta(days=n)):
                 if (moved.month, moved.day) == (d.month, d.day) and d.year in (None, moved.year):
+                    return True
+        for n in months:
+            for shift in (n, -n):
+                total = start.year * 12 + start.month - 1 + shift
+                if (total % 12 + 1, k.day) == (d.month, d.day) and d.year in (None, total // 12):
                     return True
     return False
 
