@@ -3,11 +3,12 @@
     python benchmarks/fit_score_calibration.py            # every 2nd RAGTruth dev-half answer, 2 workers
 
 ``score.finding_strength`` ranks answers as the label decides (at or over 0.5 exactly when a claim is
-flagged or a citation fabricated); this fits Platt scaling (``p = 1 / (1 + exp(-(a·s + b)))``) of it to
+flagged or a citation fabricated); this fits Platt scaling (``p = 1 / (1 + exp(-(a·s + b)))``, the
+project's ``calibrate.fit_platt``) of it to
 the human labels of the RAGTruth dev half (``meta.hash_half == "dev"``: tuning data; the test half,
 every ``test`` file and ``handcrafted_dev`` are never fitted on) and writes
 ``src/ragaudit/data/score_calibration.json`` with its card: data digest, rows, judge version,
-reliability bins and ECE before and after. Deterministic (lbfgs, fixed order, no sampling).
+reliability bins and ECE before and after. Deterministic (fixed-step gradient descent, fixed order).
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sklearn.linear_model import LogisticRegression
 
 from ragaudit import Auditor
+from ragaudit.calibrate import fit_platt
 from ragaudit.metrics import reliability_bins
 from ragaudit.score import finding_strength
 
@@ -57,12 +58,11 @@ def main() -> None:
         results = pool.map(_strength, lines, chunksize=8)
     s = np.array([r[0] for r in results])
     y = np.array([r[1] for r in results])
-    model = LogisticRegression(C=1e6, solver="lbfgs", max_iter=1000).fit(s.reshape(-1, 1), y)
-    a, b = float(model.coef_[0][0]), float(model.intercept_[0])
-    p = 1.0 / (1.0 + np.exp(-(a * s + b)))
+    platt = fit_platt(list(s), [bool(v) for v in y], iterations=5000)
+    p = np.array([platt.apply(v) for v in s])
     card: dict[str, Any] = {
-        "a": round(a, 6),
-        "b": round(b, 6),
+        "a": platt.a,
+        "b": platt.b,
         "judge": "offline",
         "fitted_on": f"RAGTruth dev half (meta.hash_half == 'dev'), one answer in {args.every}",
         "rows": len(lines),

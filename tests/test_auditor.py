@@ -217,5 +217,5 @@ def test_the_hallucination_score_ranks_as_the_label_decides(answer: str) -> None
     strength = finding_strength(report.claims)
     assert (strength >= 0.5) is (report.label == "hallucinated")
     # The shipped calibration turns the strength into a probability without changing the ranking.
-    calibration = shipped_calibration()
-    assert calibration.a > 0 and report.hallucination_score == round(calibration.apply(strength), 6)
+    _, calibration = shipped_calibration()
+    assert (calibration.a or 0) > 0 and report.hallucination_score == round(calibration.apply(strength), 6)

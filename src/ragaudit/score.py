@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
 from ragaudit._vocab import Label
+from ragaudit.gate import Calibration
 from ragaudit.models import ClaimResult, Counts
 
 NO_CLAIMS_NOTE = "No checkable claims were found in the answer; the score is 1.0 by definition."
@@ -66,25 +65,13 @@ def finding_strength(claims: Sequence[ClaimResult]) -> float:
     return round(0.5 * max((1.0 - c.confidence for c in claims), default=0.0), 6)
 
 
-@dataclass(frozen=True, slots=True)
-class ScoreCalibration:
-    """Platt scaling of :func:`finding_strength` to a probability, fitted for one judge."""
-
-    judge: str
-    a: float
-    b: float
-
-    def apply(self, strength: float) -> float:
-        """The probability that an answer of this finding strength holds a hallucination."""
-        return 1.0 / (1.0 + math.exp(-(self.a * strength + self.b)))
-
-
 @cache
-def shipped_calibration() -> ScoreCalibration:
-    """The calibration shipped for the offline judge (``data/score_calibration.json``, written by
-    ``benchmarks/fit_score_calibration.py`` on the RAGTruth dev half)."""
+def shipped_calibration() -> tuple[str, Calibration]:
+    """The judge the shipped calibration is for, and its Platt scaling of :func:`finding_strength`
+    (``data/score_calibration.json``, written by ``benchmarks/fit_score_calibration.py`` on the
+    RAGTruth dev half)."""
     card = json.loads(resources.files("ragaudit").joinpath("data/score_calibration.json").read_text())
-    return ScoreCalibration(str(card["judge"]), float(card["a"]), float(card["b"]))
+    return str(card["judge"]), Calibration(method="platt", a=float(card["a"]), b=float(card["b"]))
 
 
 def hallucination_score(claims: Sequence[ClaimResult], judge: str = "offline") -> float:
@@ -96,5 +83,5 @@ def hallucination_score(claims: Sequence[ClaimResult], judge: str = "offline") -
     if not claims:
         return 0.0
     strength = finding_strength(claims)
-    calibration = shipped_calibration()
-    return round(calibration.apply(strength) if judge == calibration.judge else strength, 6)
+    fitted_for, calibration = shipped_calibration()
+    return round(calibration.apply(strength) if judge == fitted_for else strength, 6)
