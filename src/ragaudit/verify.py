@@ -248,8 +248,8 @@ class Verifier:
         pool: list[Any],
         all_text: str,
         novelty: float,
-        given: Slots | None = None,
-        known_text: str = "",
+        given: Slots | None,
+        known_text: str,
     ) -> PairResult:
         model = self.model
         claim = extract(alignment.claim.text)
