@@ -31,7 +31,9 @@ _WORD_RE = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
 _PREPOSITIONS = frozenset(
     {"by", "with", "from", "through", "for", "via", "to", "under", "of", "at", "on", "in", "like", "including", "as"}
 )
-_AGENT = frozenset({"by", "with", "from", "through", "via"})
+# "with" and "from" name company and places as often as agents ("a handshake with Raul Castro",
+# "a launch from Cape Canaveral"): only these mark who did the deed.
+_AGENT = frozenset({"by", "through", "via"})
 """Prepositions whose object does or gives what comes before ("handled *by* N", "check in *with* N");
 after the others ("a degree *at* N", "the envoy *of* N") the name only places the words."""
 _COPULAS = frozenset({"is", "are", "was", "were"})
@@ -177,7 +179,8 @@ def bindings(
                 k and every[k - 1] in examples and set(between) <= {",", "and", "or", "the", "a", "an"}
             ):
                 examples.add(m)
-            speaker = _SPEECH.match(clause, m[1], m[1] + 60) is not None
+            # A transcript's "Siham: We've been working …" labels a speaker, as "N said" does.
+            speaker = _SPEECH.match(clause, m[1], m[1] + 60) is not None or clause[m[1] : m[1] + 1] == ":"
             if m in examples or speaker or _place(clause[: m[0]]) == "placed":
                 placed.add(m)
         anchors = [m for m in every if m not in placed]

@@ -209,6 +209,7 @@ def quantity_supported(
 
 
 _CLAUSE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+|\s(?=\d{1,2}\.\d{1,2}\s)")
+_CONTRAST_RE = re.compile(r",\s(?=(?:while|whereas|but)\s)")
 
 
 def polarity_clash(claim: Slots, window_text: str, *, min_shared: int = 3) -> tuple[str, bool] | None:
@@ -219,10 +220,17 @@ def polarity_clash(claim: Slots, window_text: str, *, min_shared: int = 3) -> tu
     share ``min_shared`` words with the claim besides the predicate itself. Returns the predicate's
     stem and whether the *source* is the side that denies it.
     """
-    for clause in _CLAUSE_RE.split(window_text[:MAX_CHARS])[:64]:
-        theirs = extract(clause)
+    read: list[tuple[Slots, int]] = []
+    for sentence in _CLAUSE_RE.split(window_text[:MAX_CHARS])[:64]:
+        # Contrasted parts of a sentence speak of different things ("nonessential amino acids can be
+        # made …, while essential amino acids cannot"): only the parts sharing most with the claim are
+        # about it.
+        parts = [extract(part) for part in _CONTRAST_RE.split(sentence)[:8]]
+        most = max(len(claim.stems & theirs.stems) for theirs in parts)
+        read += [(theirs, most) for theirs in parts]
+    for theirs, most in read:
         shared = claim.stems & theirs.stems
-        if len(shared) < 3 or theirs.question:
+        if len(shared) < max(3, most) or theirs.question:
             continue
 
         def enough(head: str, theirs: Slots = theirs, shared: set[str] = shared) -> bool:
@@ -248,6 +256,9 @@ def polarity_clash(claim: Slots, window_text: str, *, min_shared: int = 3) -> tu
 # "Do not use a lit match, alcohol or petroleum jelly to make …": the things up to the purpose.
 _PROHIBITION_RE = re.compile(
     r"\W{0,3}(?:\d{1,2}[.)]\s{0,3})?(?:please\s)?(?:do not|don't|never)\s"
+    # An instruction names a deed: "Never had potato pizza before" tells, "Don't think of …" corrects.
+    r"(?!(?:had|has|was|were|been|did|think|worry|assume|believe|expect|forget|panic|feel|know|mistake|confuse)\b)"
+    r"(?![a-z]{1,20}[^e\W]ed\b)"
     r"(?P<things>[^.;:]{1,200}?)(?:\s(?:to|as|because|since|so|which|unless|or else)\s|[.;:]|$)",
     re.IGNORECASE,
 )

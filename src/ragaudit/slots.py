@@ -94,6 +94,10 @@ def _tokens(text: str) -> list[tuple[str, str, int, int]]:
     return [(m.lastgroup or "", m.group(), m.start(), m.end()) for m in blanks.finditer(_TOKEN_RE, text)]
 
 
+_AUXILIARIES = frozenset(
+    {"is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "could", "would", "should", "will"}
+)
+_PREVENTING = frozenset({"prevent", "prevents", "prevented", "preventing"})
 _JOINER_RE = re.compile(r"[\s,]{0,3}(?:and\s{1,3})?")
 
 
@@ -126,7 +130,11 @@ def _read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Sl
         if kind != "word":
             continue
         lower = raw.lower().replace("’", "'")
-        if lower in lex.HYPOTHETICAL and start > scope_end:
+        nxt = tokens[i + 1][1].lower() if i + 1 < len(tokens) else ""
+        # "asks him why is he not shocked": a question put indirectly denies nothing ("this is why
+        # it is not used" does, so only "why" before an auxiliary opens one).
+        asking = lower == "why" and nxt in _AUXILIARIES
+        if (lower in lex.HYPOTHETICAL or asking) and start > scope_end:
             stops = [p for p in (text.find(c, start) for c in ",;:.?!") if p >= 0]
             scope_end = min(stops, default=len(text))
         hypothetical = start < scope_end
@@ -138,7 +146,6 @@ def _read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Sl
             noun = next((stem(w) for w in after if w not in STOPWORDS and w not in LIGHT_WORDS), "")
             if noun:
                 slots.quantified.add((lex.QUANTIFIER_CLASS[lower], noun))
-        nxt = tokens[i + 1][1].lower() if i + 1 < len(tokens) else ""
         prev = tokens[i - 1][1].lower() if i else ""
         if prev in lex.DETERMINERS:
             slots.nominal.add(stem(lower))
@@ -151,6 +158,8 @@ def _read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Sl
             continue  # a programming language's null ("base_url=None"), not a denial
         if lower == "not" and nxt in ("just", "only", "merely", "simply"):
             continue  # "not just a restaurant but also a deli" adds, it does not deny
+        if lower == "never" and any(t[1].lower() == "before" for t in tokens[i + 1 : i + 9]):
+            continue  # "never had Roman-style pizza before" tells a first time, it denies no pizza
         if lower in lex.NEGATIONS or lower.endswith("n't"):
             negations += 1
             if not slots.negated_head:
@@ -158,6 +167,9 @@ def _read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Sl
                 heads = [stem(w) for w in following_head if w not in STOPWORDS and w not in LIGHT_WORDS]
                 slots.negated_head = heads[0] if heads else ""
             following = [t[1].lower() for t in tokens[i + 1 : i + 8] if t[0] == "word"]
+            if lower in _PREVENTING and "from" in following:
+                # "prevent Vergara from destroying the embryos" denies the destroying, not Vergara.
+                following = following[following.index("from") + 1 :]
             content = [stem(w) for w in following if w not in STOPWORDS and w not in LIGHT_WORDS]
             slots.negated_stems.update(content[:3])
             # "may not share … without consent" permits sharing on a condition: neither "share" nor
