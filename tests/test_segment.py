@@ -51,6 +51,10 @@ def test_greetings_headers_questions_are_not_claims() -> None:
         ("Here is an overview based on the provided data: The cafe opens at 8 am.", ["The cafe opens at 8 am."]),
         ("Sure, the fee is £40.", ["the fee is £40."]),
         ("Here is a brief overview of the reviews.", []),
+        (
+            "Here's an overview of the bakery based on the records in CSV format:\n\nIt opens at 7 am.",
+            ["It opens at 7 am."],
+        ),
         # "Thanks to" gives a cause, not thanks.
         ("Thanks to the new pump, output rose sharply.", ["Thanks to the new pump, output rose sharply."]),
     ],

@@ -162,6 +162,37 @@ def test_a_small_count_clashes_only_with_a_count_of_the_same_thing() -> None:
             "Wouldn't at least one instructor have noticed the issues?",
             None,
         ),
+        # … nor does one put indirectly.
+        (
+            "The auditor was surprised by the size of the reserve fund.",
+            "The board asked the auditor why was she not surprised by the size of the reserve fund.",
+            None,
+        ),
+        # A contrasted part about something else denies nothing of the claim …
+        (
+            "Inactivated vaccines can be given during pregnancy.",
+            "Inactivated vaccines can be given during pregnancy, while live vaccines cannot be given during pregnancy.",
+            None,
+        ),
+        # … but the part about the claim's own thing does.
+        (
+            "Live vaccines can be given during pregnancy.",
+            "Inactivated vaccines can be given during pregnancy, while live vaccines cannot be given during pregnancy.",
+            ("give", True),
+        ),
+        # A first time told, not a denial.
+        ("The tasting menu includes smoked eel.", "I had never tried smoked eel on a tasting menu before.", None),
+        # "prevent X from Y" denies Y, not X; "failing to" and "failure to" say one thing.
+        (
+            "The injunction kept the landlord from evicting the tenants of Block C.",
+            "The injunction prevents the landlord from evicting the tenants of Block C.",
+            None,
+        ),
+        (
+            "The trustee was fined for failing to file the charity's accounts on time.",
+            "The trustee was fined for a failure to file the charity's accounts on time.",
+            None,
+        ),
     ],
 )
 def test_negation_is_read_per_clause_on_what_it_governs(
@@ -183,6 +214,18 @@ def test_negation_is_read_per_clause_on_what_it_governs(
 def test_what_an_instruction_forbids(claim: str, forbidden: str | None) -> None:
     source = "Do not use white spirit, bleach or a wire brush on the panels, as these strip the coating."
     assert forbidden_things(extract(claim), source) == forbidden
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "Never had white spirit or bleach on the panels before, and they still look new.",
+        "Don't think of white spirit or bleach as harmless to the panels.",
+    ],
+)
+def test_a_told_experience_or_a_correction_forbids_nothing(source: str) -> None:
+    claim = "If the paint won't come off, rubbing it with white spirit or bleach will shift it."
+    assert forbidden_things(extract(claim), source) is None
 
 
 def test_a_certain_statement_against_a_hedged_clause() -> None:
@@ -327,6 +370,29 @@ def test_a_role_given_to_the_other_named_party_is_a_swap(claim: str) -> None:
 )
 def test_roles_kept_with_their_party_are_no_swap(claim: str) -> None:
     assert role_swap(claim, PORT, (PORT,)) is None
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # "from" and "with" name places and company, not who did the deed.
+        (
+            "Corvane Freight shipped the turbines to the wind farm at Holm Bay.",
+            "The turbines were shipped to Holm Bay from Port Esk by Corvane Freight.",
+        ),
+        (
+            "Mayor Ilse Brandt signed the twinning charter with Councillor Otto Varga.",
+            "Mayor Ilse Brandt signed the twinning charter, and later dined with Councillor Otto Varga.",
+        ),
+        # A transcript's speaker label binds nothing.
+        (
+            "Known as Brightwater, the trio is recording a second album with producer Dana Kirk.",
+            "Q: You are recording a second album? Mira Holt: We've been recording with Dana Kirk.",
+        ),
+    ],
+)
+def test_places_company_and_speakers_are_no_parties(claim: str, source: str) -> None:
+    assert role_swap(claim, source, (source,)) is None
 
 
 def test_a_role_both_parties_hold_is_no_swap() -> None:

@@ -13,7 +13,7 @@ import re
 
 from rapidfuzz import fuzz, process
 
-from ragaudit._slot_data import US_STATES, Quantity
+from ragaudit._slot_data import COUNTRY_ALIASES, REFERENCES, US_STATES, Quantity
 from ragaudit._textcache import text_cache
 from ragaudit.align import SourceIndex
 from ragaudit.slots import extract
@@ -47,6 +47,15 @@ def novel_name(name: str, written: str, all_text: str, index: SourceIndex) -> bo
     lowered = all_text.lower()
     if name in lowered or (name.endswith("s") and name[:-1] in lowered):
         return False  # "Fridays" for "Friday"
+    if name.split()[0] in REFERENCES:
+        return False  # "Passage 2", "Source B": which text, not a party
+    aliases = next((group for group in COUNTRY_ALIASES if name.rstrip(".") in group), ())
+    if any(re.search(rf"\b{re.escape(alias)}\b", lowered) for alias in aliases):
+        return False  # "the USA" where the source says "the US"
+    # A people for its country ("a Chinese cyclist" riding across China, "British" for "Britain").
+    demonym = re.fullmatch(r"([a-z]{4,})(?:ese|ian|an|ish|i)", name)
+    if demonym and re.search(rf"\b{demonym[1]}", lowered):
+        return False
     words = [w for w in re.findall(r"[^\W\d_]+", name) if len(w) > 2]
     # A state written out where the source abbreviates it ("California" for "CA") is the same place.
     unstated = [w for w in words if not (w in US_STATES and re.search(rf"\b{US_STATES[w]}\b", all_text))]

@@ -22,6 +22,7 @@ UNIT_WORDS = frozenset(name for u in LEXICON["units"] for name in u["names"] if 
 MONEY = frozenset(str(u["dimension"]) for u in LEXICON["units"] if u["names"][0] in ("£", "$", "€"))
 """Dimensions of sums of money."""
 US_STATES: dict[str, str] = LEXICON["us_states"]
+COUNTRY_ALIASES: tuple[frozenset[str], ...] = tuple(frozenset(v) for v in LEXICON["country_aliases"].values())
 """Lower-cased US state names and their postal abbreviations (addresses abbreviate them)."""
 REFERENCES = frozenset(LEXICON["cues"]["references"])
 DETERMINERS = frozenset(

@@ -115,7 +115,7 @@ _META_PREFIX_RE = re.compile(
     r"(?:passages?|sources?|documents?|context|information|text|data|reviews?|article|records?)"
     r"(?: provided| given| above)?,\s*"
     r"|(?:sure|certainly|of course|absolutely)[,!.]\s*"
-    r"|(?:here|below)\s+(?:is|are)\b[^.!?:]{0,120}:\s+)",
+    r"|(?:here|below)(?:'s|’s|\s+(?:is|are)\b)[^.!?:]{0,120}:(?:\s+|$))",
     re.IGNORECASE,
 )
 _NON_CLAIM_RE = re.compile(
@@ -386,6 +386,8 @@ def segment(answer: str) -> Segmentation:
         meta = _META_PREFIX_RE.match(sentence)
         if meta:
             start += meta.end()
+            if not _has_content(answer[start:end]):
+                continue  # "Here's an overview based on the data in JSON format:" introduces, it states nothing
         # A marker that ends the sentence cites every clause of it.
         _, sentence_end, _ = _strip_markers(answer, start, end, markers)
         trailing = [ref for m in markers if m.start >= sentence_end and m.end <= end for ref in m.refs]

@@ -320,6 +320,8 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
                     value, hyphen_unit = float(lex.WORD_NUMBERS[head]), tail if tail in lex.UNITS else tail.rstrip("s")
             if lower == "one" and i and tokens[i - 1][1].lower() in lex.PRONOUN_ONE_BEFORE:
                 value = None  # "the one to check", "which one": a pronoun, not a count
+            if lower == "once" and i and tokens[i - 1][1].lower() in ("at", "for", "all"):
+                value = None  # "at once", "for once": an idiom, not a count
             if lower == "half":
                 nxt_word = tokens[i + 1][1].lower() if i + 1 < n else ""
                 prv_word = tokens[i - 1][1].lower() if i else ""
