@@ -50,6 +50,7 @@ def test_greetings_headers_questions_are_not_claims() -> None:
         # An opening that announces the answer is cut off; what it introduces is still checked.
         ("Here is an overview based on the provided data: The cafe opens at 8 am.", ["The cafe opens at 8 am."]),
         ("Sure, the fee is £40.", ["the fee is £40."]),
+        ("Sure! here are the steps for renewing a permit:\n\n1. Pay the fee of £40.", ["Pay the fee of £40."]),
         ("Here is a brief overview of the reviews.", []),
         (
             "Here's an overview of the bakery based on the records in CSV format:\n\nIt opens at 7 am.",

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from ragaudit import _slot_data as lex
 from ragaudit._blanks import compact
-from ragaudit._certainty import asserts_effect, concludes, disclaims_cause
+from ragaudit._certainty import asserts_effect, closest_clause, concludes, disclaims_cause
 from ragaudit._roles import role_swap
 from ragaudit._scope import restricted, table_exception
 from ragaudit.matching import (
@@ -232,6 +232,24 @@ def test_a_certain_statement_against_a_hedged_clause() -> None:
     source = "In the most serious cases, for example repeated offences, the Panel may recommend expulsion."
     assert modality_clash(extract("Repeated offences will get you expelled in serious cases."), source)
     assert not modality_clash(extract("Repeated offences may lead to expulsion in serious cases."), source)
+
+
+def test_a_claim_that_reports_whose_word_it_is_keeps_the_hedge() -> None:
+    source = "The regulator allegedly fined the bank twice for late filings, a trade paper reported."
+    plain = "The regulator fined the bank twice for late filings."
+    reported = "The trade paper alleges that the regulator fined the bank twice for late filings."
+    assert modality_clash(extract(plain), source, plain=True, claim_text=plain)
+    assert modality_clash(extract(reported), source, plain=True, claim_text=reported) is None
+
+
+def test_a_hedge_in_the_next_quoted_sentence_hedges_nothing_here() -> None:
+    source = (
+        '"If the talks had gone well, we probably would have settled." The strike began on Monday when '
+        "the depot cut the night shift."
+    )
+    claim = "The strike began on Monday when the depot cut the night shift."
+    assert closest_clause(extract(claim), source).hedged is False
+    assert modality_clash(extract(claim), source, plain=True, claim_text=claim) is None
 
 
 @pytest.mark.parametrize(

@@ -27,12 +27,13 @@ _EFFECT_RE = _words_re(LEXICON["cues"]["effects"])
 _UNKNOWN_RE = _words_re(list(UNKNOWN_PHRASES))
 _CAUSE_RE = _words_re([*CAUSAL, *CAUSAL_PHRASES])
 _CLAUSE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+|\\n")
-_SENTENCE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+|\\n|\s(?=\d{1,2}\.\d{1,2}\s)")
+_SENTENCE_RE = re.compile(r"(?<=[.;:!?])\s+|(?<=[.!?][\"”’)])\s+|\n+|\\n|\s(?=\d{1,2}\.\d{1,2}\s)")
 """Clauses as :mod:`ragaudit.matching` reads them (a numbered item "6.2 " starts one), and at a
 line break escaped in a JSON record's text ("…this review :)\\nOur server was …")."""
 _PART_RE = re.compile(r",\s*(?=(?:but|although|though|while|whereas|yet)\s)|\s(?=(?:but|although|whereas)\s)")
 """Where a sentence turns ("…, but short scripts may run slower"): a hedge after it hedges only that part."""
 _EPISTEMIC_RE = _words_re(LEXICON["cues"]["epistemic"])
+_KEPT_RE = _words_re([*LEXICON["cues"]["epistemic"], *LEXICON["cues"]["attributions"]])
 """Hedges on what is known, not on what is allowed ("you may apply"): what a plain fact clashes with."""
 _STATE_RE = _words_re(LEXICON["cues"]["epistemic_states"])
 _INDEFINITE_RE = re.compile(r"\b(?:anyone|anybody|someone|somebody|whoever|those|people)\s+(?:who|that)\s+$", re.I)
@@ -42,8 +43,16 @@ hidden during the disorder …, when the area changed hands"): a bound on the wo
 
 
 def keeps_hedge(text: str) -> bool:
-    """Whether a claim itself says how sure it is ("is thought to", "possibly")."""
-    return _EPISTEMIC_RE.search(text[:MAX_CHARS]) is not None
+    """Whether a claim itself says how sure it is ("is thought to", "possibly") or whose word it
+    reports ("the ministry alleges that …")."""
+    return _KEPT_RE.search(text[:MAX_CHARS]) is not None
+
+
+def closest_clause(claim: Slots, window_text: str) -> Slots:
+    """The clause of the window that shares the most words with the claim: the one a hedge must be in
+    to hedge what the claim states (not a quote two sentences on)."""
+    clauses = [extract(c) for c in _SENTENCE_RE.split(window_text[:MAX_CHARS])[:64]]
+    return max(clauses, key=lambda theirs: len(claim.stems & theirs.stems))
 
 
 def hedged_parts(clause: str) -> Iterator[tuple[str, str]]:
@@ -117,8 +126,8 @@ def modality_clash(
     does not."""
     if claim.hedged or claim.unknown or claim.question or not (claim.certain or plain):
         return None
-    if not claim.certain and keeps_hedge(claim_text):
-        return None  # "is thought to come from": the claim keeps the hedge
+    if keeps_hedge(claim_text):
+        return None  # "is thought to come from", "it is predicted that … will": the claim keeps the hedge
     # A plain statement is a weaker cue than "will": its hedged part must share more of it.
     needed = min_shared if claim.certain else max(min_shared + 1, math.ceil(0.3 * len(claim.stems)))
     for clause in _SENTENCE_RE.split(window_text[:MAX_CHARS])[:64]:

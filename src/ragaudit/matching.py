@@ -220,36 +220,33 @@ def polarity_clash(claim: Slots, window_text: str, *, min_shared: int = 3) -> tu
     share ``min_shared`` words with the claim besides the predicate itself. Returns the predicate's
     stem and whether the *source* is the side that denies it.
     """
-    read: list[tuple[Slots, int]] = []
+    if claim.question:
+        return None
     for sentence in _CLAUSE_RE.split(window_text[:MAX_CHARS])[:64]:
-        # Contrasted parts of a sentence speak of different things ("nonessential amino acids can be
-        # made …, while essential amino acids cannot"): only the parts sharing most with the claim are
-        # about it.
+        # Contrasted parts of a sentence ("… can be made, while essential amino acids cannot") speak of
+        # different things: only the parts sharing most with the claim are about it.
         parts = [extract(part) for part in _CONTRAST_RE.split(sentence)[:8]]
         most = max(len(claim.stems & theirs.stems) for theirs in parts)
-        read += [(theirs, most) for theirs in parts]
-    for theirs, most in read:
-        shared = claim.stems & theirs.stems
-        if len(shared) < max(3, most) or theirs.question:
-            continue
+        for theirs in parts:
+            shared = claim.stems & theirs.stems
+            if len(shared) < max(3, most) or theirs.question:
+                continue
 
-        def enough(head: str, theirs: Slots = theirs, shared: set[str] = shared) -> bool:
-            # Most of the clause, or ``min_shared`` words of it, besides the predicate.
-            rest = len(shared - {head})
-            return rest >= 2 and rest >= min(min_shared, math.ceil(0.5 * len(theirs.stems - {head})))
+            def enough(head: str, theirs: Slots = theirs, shared: set[str] = shared) -> bool:
+                # Most of the clause, or ``min_shared`` words of it, besides the predicate.
+                rest = len(shared - {head})
+                return rest >= 2 and rest >= min(min_shared, math.ceil(0.5 * len(theirs.stems - {head})))
 
-        # One side denies, the other holds no denial at all: "no outstanding recommendation" and
-        # "doesn't recommend" are two ways of saying one thing, not a clash.
-        if claim.question:
-            return None
-        if not claim.negated_heads and not claim.negated:
-            for head in sorted(theirs.negated_heads - claim.nominal - claim.hypothetical):
-                if head in claim.stems and enough(head):
-                    return head, True
-        if not theirs.negated_heads and not theirs.negated:
-            for head in sorted(claim.negated_heads - theirs.nominal - theirs.hypothetical):
-                if head in theirs.stems and enough(head):
-                    return head, False
+            # One side denies, the other holds no denial at all: "no outstanding recommendation" and
+            # "doesn't recommend" are two ways of saying one thing, not a clash.
+            if not claim.negated_heads and not claim.negated:
+                for head in sorted(theirs.negated_heads - claim.nominal - claim.hypothetical):
+                    if head in claim.stems and enough(head):
+                        return head, True
+            if not theirs.negated_heads and not theirs.negated:
+                for head in sorted(claim.negated_heads - theirs.nominal - theirs.hypothetical):
+                    if head in theirs.stems and enough(head):
+                        return head, False
     return None
 
 

@@ -115,7 +115,7 @@ _META_PREFIX_RE = re.compile(
     r"(?:passages?|sources?|documents?|context|information|text|data|reviews?|article|records?)"
     r"(?: provided| given| above)?,\s*"
     r"|(?:sure|certainly|of course|absolutely)[,!.]\s*"
-    r"|(?:here|below)(?:'s|’s|\s+(?:is|are)\b)[^.!?:]{0,120}:(?:\s+|$))",
+    r"|(?:here|below)(?:'s|’s|\s+(?:is|are)\b)[^.!?:]{0,120}:(?:\s+|$)){1,3}",
     re.IGNORECASE,
 )
 _NON_CLAIM_RE = re.compile(

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ragaudit._certainty import concludes, plain_statement, withheld_cause
+from ragaudit._certainty import closest_clause, concludes, keeps_hedge, plain_statement, withheld_cause
 from ragaudit._figures import FigurePool
 from ragaudit._mentions import counts_list, novel_literals, novel_name, refers_back
 from ragaudit._roles import name_swap, role_swap
@@ -413,8 +413,10 @@ class Verifier:
                 )
             )
         text = alignment.claim.text
-        if (theirs.hedged and claim.certain and not claim.hedged) or (
-            theirs.unknown and (claim.causal or concludes(text)) and not (claim.hedged or claim.unknown)
+        near = closest_clause(claim, window.text)
+        if not keeps_hedge(text) and (
+            (near.hedged and claim.certain and not claim.hedged)
+            or (near.unknown and (claim.causal or concludes(text)) and not (claim.hedged or claim.unknown))
         ):
             found.append(Mismatch("modality", "a certain statement where the source only hedges or leaves it open"))
         similar = window.similarity >= self.model.about_similarity
