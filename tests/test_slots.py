@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from ragaudit import _slot_data as lex
 from ragaudit._blanks import compact
 from ragaudit._certainty import asserts_effect, closest_clause, concludes, disclaims_cause
-from ragaudit._roles import role_swap
-from ragaudit._scope import restricted, table_exception
+from ragaudit._roles import name_swap, role_swap
+from ragaudit._scope import quantifiers_clash, restricted, table_exception
 from ragaudit.matching import (
     compare,
     date_derived,
@@ -504,3 +504,52 @@ def test_an_effect_where_the_source_says_the_cause_is_not_proven() -> None:
 )
 def test_a_claim_that_opens_with_a_conclusion(text: str, expected: bool) -> None:
     assert concludes(text) is expected
+
+
+def _swap(claim: str, window: str, sources: str) -> str | None:
+    return name_swap(extract(claim), extract(window), claim, window, sources, related=True)
+
+
+def test_a_party_put_where_the_source_names_another_is_a_swap() -> None:
+    window = "Flood warnings are issued on river gauge readings supplied by the Marlow Hydrology Unit."
+    claim = "Flood warnings are issued on river gauge readings supplied by the Harcourt Survey Office."
+    sources = window + " The Harcourt Survey Office maps the floodplain."
+    assert _swap(claim, window, sources) is not None
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        # A party the sources themselves put among the claim's words is no swap.
+        (
+            "According to a Harbour Trust survey, Lindqvist Ferries carried the most passengers.",
+            "The top carrier was Lindqvist Ferries, said Anna Maria Sorel, a spokeswoman for Lindqvist Ferries.",
+        ),
+        # A possessive description and a headline's tail are not one party's name.
+        (
+            "Kent County's Dara Moss signs with Alder College after a strong season.",
+            "Kent County standout signs: Dara Moss of Kent County High School signs with Alder College.",
+        ),
+    ],
+)
+def test_descriptions_and_parties_placed_by_the_sources_are_no_swap(claim: str, window: str) -> None:
+    sources = window + " A Harbour Trust survey ranked Lindqvist Ferries first. Kent County's team won."
+    assert _swap(claim, window, sources) is None
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "clash"),
+    [
+        ("All branches open on Sundays.", "Some branches open on Sundays.", True),
+        # The source also says what the claim says ("most … Few …"): nothing ruled out.
+        (
+            "Most homes are small stone cottages.",
+            "Most homes are small stone cottages. Few homes have insulation.",
+            False,
+        ),
+        # "minority Shiites" names a group; it counts nothing.
+        ("Most residents need aid.", "Minority Shiites fled while residents need aid.", False),
+    ],
+)
+def test_quantifier_clashes(claim: str, source: str, clash: bool) -> None:
+    assert quantifiers_clash(extract(claim).quantified, extract(source).quantified) is clash

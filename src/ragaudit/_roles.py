@@ -318,7 +318,10 @@ def _shown(text: str, roots: frozenset[str]) -> str:
 
 
 def _shape(name: str) -> int:
-    return len(name.split()) if 2 <= len(name.split()) <= 4 else 0
+    # "Tish County's Reese Moore" describes, "K Explained" is a figure's tail: neither is one party's name.
+    words = name.split()
+    plain = len(words[0]) > 1 and not any(w.endswith(("'s", "’s")) for w in words[:-1])
+    return len(words) if 2 <= len(words) <= 4 and plain else 0
 
 
 def name_swap(
@@ -352,7 +355,10 @@ def name_swap(
     # The other party must stand where the claim's does: the same words around it ("Dr. Maria
     # Lopez *led the study*"), not a reporter or a headline elsewhere in the window.
     for n in missing:
+        around = words_around(claim_text, claim.names[n], 3)
+        if n in known and around & words_around(all_text, claim.names[n], 3):
+            continue  # a source puts this party among the same words itself
         for o in sorted(others):
-            if words_around(claim_text, claim.names[n]) & words_around(window_text, theirs.names[o]):
+            if around & words_around(window_text, theirs.names[o], 3):
                 return f"'{claim.names[n]}' where the source names '{theirs.names[o]}'"
     return None

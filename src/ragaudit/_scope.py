@@ -139,3 +139,42 @@ def table_exception(claim: str, source: str) -> str | None:
         odd = odd or next(r for r in rows if _value(r[c]) != common)
         return f"'{found[1]}' where the table gives '{_value(odd[c])}' for '{odd[0]}'"
     return None
+
+
+_QUANTIFIER_CLASHES = frozenset(
+    {
+        ("all", "some"),
+        ("all", "few"),
+        ("all", "most"),
+        ("all", "none"),
+        ("most", "few"),
+        ("most", "none"),
+        ("many", "few"),
+        ("many", "none"),
+        ("few", "all"),
+        ("few", "most"),
+        ("few", "many"),
+        ("none", "all"),
+        ("none", "most"),
+        ("none", "many"),
+        ("none", "some"),
+        ("none", "few"),
+        ("some", "none"),
+        ("some", "all"),
+        ("many", "all"),
+    }
+)
+"""(claim's quantifier, source's) pairs a careful reader calls a change of meaning: "some patients"
+where the source says "all patients" misstates it, "many" where it says "most" does not."""
+
+
+def quantifiers_clash(claim: set[tuple[str, str]], source: set[tuple[str, str]]) -> bool:
+    """Whether the claim quantifies a noun in a way the source's quantifier of it rules out
+    ("all patients" where the source says "some patients")."""
+    said = {theirs for theirs, _ in source}  # "most homes … Few have insulation" also says "most"
+    return any(
+        noun == their_noun and q != theirs and (q, theirs) in _QUANTIFIER_CLASHES
+        for q, noun in claim
+        if q not in said
+        for theirs, their_noun in source
+    )

@@ -1,5 +1,5 @@
 """Matching a claim's slots against a window's: figures (with what follows from them), dates,
-times, negation and certainty read per clause, and quantifiers.
+times, negation and certainty read per clause (quantifiers: :mod:`ragaudit._scope`).
 
 :mod:`ragaudit.slots` reads the slots; this module decides whether two readings agree. Every
 comparison is bounded: at most :data:`MAX_SLOTS` slots of a claim, a fixed number of operands per
@@ -21,43 +21,6 @@ from ragaudit._figures import FigurePool, first, leading, reach, within
 from ragaudit._slot_data import CAUSAL, CAUSAL_IDIOMS, CAUSAL_PHRASES, INSTRUMENTAL_VERBS
 from ragaudit._text import stem
 from ragaudit.slots import MAX_CHARS, Date, Quantity, Slots, extract
-
-_QUANTIFIER_CLASHES = frozenset(
-    {
-        ("all", "some"),
-        ("all", "few"),
-        ("all", "most"),
-        ("all", "none"),
-        ("most", "few"),
-        ("most", "none"),
-        ("many", "few"),
-        ("many", "none"),
-        ("few", "all"),
-        ("few", "most"),
-        ("few", "many"),
-        ("none", "all"),
-        ("none", "most"),
-        ("none", "many"),
-        ("none", "some"),
-        ("none", "few"),
-        ("some", "none"),
-        ("some", "all"),
-        ("many", "all"),
-    }
-)
-"""(claim's quantifier, source's) pairs a careful reader calls a change of meaning: "some patients"
-where the source says "all patients" misstates it, "many" where it says "most" does not."""
-
-
-def quantifiers_clash(claim: set[tuple[str, str]], source: set[tuple[str, str]]) -> bool:
-    """Whether the claim quantifies a noun in a way the source's quantifier of it rules out
-    ("all patients" where the source says "some patients")."""
-    return any(
-        noun == their_noun and q != theirs and (q, theirs) in _QUANTIFIER_CLASHES
-        for q, noun in claim
-        for theirs, their_noun in source
-    )
-
 
 MAX_SLOTS = 64
 """Slots of one claim compared at most (a claim is a clause; more is an attack, not prose)."""

@@ -30,7 +30,7 @@ from ragaudit._certainty import closest_clause, concludes, keeps_hedge, plain_st
 from ragaudit._figures import FigurePool
 from ragaudit._mentions import counts_list, novel_literals, novel_name, refers_back
 from ragaudit._roles import name_swap, role_swap
-from ragaudit._scope import restricted, table_exception
+from ragaudit._scope import quantifiers_clash, restricted, table_exception
 from ragaudit._slot_data import MONEY
 from ragaudit._text import LIGHT_WORDS
 from ragaudit._verifier_model import VerifierModel, claim_features, load_model
@@ -44,7 +44,6 @@ from ragaudit.matching import (
     forbidden_things,
     modality_clash,
     polarity_clash,
-    quantifiers_clash,
     quantity_supported,
     sides_told,
     unstated_dates,

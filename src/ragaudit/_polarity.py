@@ -1,0 +1,93 @@
+"""What each denial and quantifier in a text governs: the polarity slots of :func:`ragaudit.slots.extract`.
+
+A negation denies the content word it governs ("no yield benefit" denies the benefit), not every word
+near it; conditions, purposes, questions put indirectly and told experiences deny nothing.
+"""
+
+from __future__ import annotations
+
+from ragaudit import _slot_data as lex
+from ragaudit._slot_data import Slots
+from ragaudit._text import LIGHT_WORDS, STOPWORDS, stem
+
+_AUXILIARIES = frozenset(
+    {"is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "could", "would", "should", "will"}
+)
+_PREVENTING = frozenset({"prevent", "prevents", "prevented", "preventing"})
+
+
+def read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots) -> None:
+    """Fill ``slots``' denials, hypothetical words and quantifiers from the tokens of ``text``."""
+    negations = 0
+    conditioned: set[int] = set()
+    scope_end = -1  # end of the current "if …," / "whether …" / "so that …" clause
+    for i, (kind, raw, start, _) in enumerate(tokens):
+        if kind != "word":
+            continue
+        lower = raw.lower().replace("’", "'")
+        nxt = tokens[i + 1][1].lower() if i + 1 < len(tokens) else ""
+        # "asks him why is he not shocked": a question put indirectly denies nothing ("this is why
+        # it is not used" does, so only "why" before an auxiliary opens one).
+        asking = lower == "why" and nxt in _AUXILIARIES
+        if (lower in lex.HYPOTHETICAL or asking) and start > scope_end:
+            stops = [p for p in (text.find(c, start) for c in ",;:.?!") if p >= 0]
+            scope_end = min(stops, default=len(text))
+        hypothetical = start < scope_end
+        if hypothetical and lower not in STOPWORDS:
+            slots.hypothetical.add(stem(lower))
+        # "minority Shiites", "the majority Sunni country" name a group; "a minority of voters" counts.
+        if lower in lex.QUANTIFIER_CLASS and (lower not in ("minority", "majority") or nxt == "of"):
+            slots.quantifiers.add(lex.QUANTIFIER_CLASS[lower])
+            after = [t[1].lower() for t in tokens[i + 1 : i + 5] if t[0] == "word"]
+            noun = next((stem(w) for w in after if w not in STOPWORDS and w not in LIGHT_WORDS), "")
+            if noun:
+                slots.quantified.add((lex.QUANTIFIER_CLASS[lower], noun))
+        prev = tokens[i - 1][1].lower() if i else ""
+        if prev in lex.DETERMINERS:
+            slots.nominal.add(stem(lower))
+        if lower == "no" and (
+            nxt in ("later", "earlier", "sooner", "more", "less", "fewer", "longer", "than")
+            or prev in ("say", "says", "said")
+        ):
+            continue  # "no later than" is a bound and "say no" a refusal, not a denial
+        if raw == "None" and i:
+            continue  # a programming language's null ("base_url=None"), not a denial
+        if lower == "not" and nxt in ("just", "only", "merely", "simply"):
+            continue  # "not just a restaurant but also a deli" adds, it does not deny
+        if lower == "never" and any(t[1].lower() == "before" for t in tokens[i + 1 : i + 9]):
+            continue  # "never had Roman-style pizza before" tells a first time, it denies no pizza
+        if lower in lex.NEGATIONS or lower.endswith("n't"):
+            negations += 1
+            if not slots.negated_head:
+                following_head = [t[1].lower() for t in tokens[i + 1 : i + 6] if t[0] == "word"]
+                heads = [stem(w) for w in following_head if w not in STOPWORDS and w not in LIGHT_WORDS]
+                slots.negated_head = heads[0] if heads else ""
+            following = [t[1].lower() for t in tokens[i + 1 : i + 8] if t[0] == "word"]
+            if lower in _PREVENTING and "from" in following:
+                # "prevent Vergara from destroying the embryos" denies the destroying, not Vergara.
+                following = following[following.index("from") + 1 :]
+            content = [stem(w) for w in following if w not in STOPWORDS and w not in LIGHT_WORDS]
+            slots.negated_stems.update(content[:3])
+            # "may not share … without consent" permits sharing on a condition: neither "share" nor
+            # "consent" is denied.
+            condition = next(
+                (k for k in range(i + 1, min(len(tokens), i + 12)) if tokens[k][1].lower() in lex.CONDITIONS), None
+            )
+            if condition is not None:
+                conditioned.add(condition)
+            elif content and i not in conditioned and lower != "without" and not hypothetical:
+                # "if it won't start", "so they don't swallow": a condition or a purpose, not a denial.
+                slots.negated_heads.add((_noun_head(tokens, i) if lower == "no" else "") or content[0])
+    slots.negated = negations % 2 == 1
+
+
+def _noun_head(tokens: list[tuple[str, str, int, int]], i: int) -> str:
+    """The head of the noun phrase a "no" at ``i`` denies: the last of the content words right after it
+    ("no yield benefit" denies a benefit, not yields)."""
+    run: list[str] = []
+    for kind, raw, _, _ in tokens[i + 1 : i + 5]:
+        word = raw.lower()
+        if kind != "word" or word in STOPWORDS or word in LIGHT_WORDS:
+            break
+        run.append(word)
+    return stem(run[-1]) if run else ""
