@@ -9,7 +9,7 @@ import pytest
 
 from hostile_inputs import BASELINE, CASES, prose
 from ragaudit import Auditor
-from ragaudit._budget import focus_ranges
+from ragaudit._budget import Focus, focus_ranges
 from ragaudit._cache import IndexCache
 from ragaudit.config import Limits
 
@@ -63,6 +63,23 @@ def test_focus_prefers_rare_shared_words_and_keeps_offsets() -> None:
     assert "Acme Corp" in text[start:end]
     masked = focus.mask(text)
     assert len(masked) == len(text) and masked[start:end] == text[start:end] and not masked[:start].strip()
+
+
+def test_focus_clip_reads_the_parts_of_a_span_that_its_ranges_keep() -> None:
+    focus = Focus(((0, 5), (10, 20), (30, 31), (40, 60)))
+    kept = {i for a, b in focus.ranges or () for i in range(a, b)}
+    for start in range(0, 70, 3):
+        for end in range(start, 70, 7):
+            clipped = focus.clip(start, end)
+            assert {i for a, b in clipped for i in range(a, b)} == kept & set(range(start, end))
+            assert focus.overlaps(start, end) == bool(clipped)
+
+
+def test_focus_reads_non_ascii_passages_as_written() -> None:
+    # A capital sigma lowers by what follows it: ASCII texts are lowered whole, others passage by passage.
+    texts = ["ΟΔΟΣ.Σx is a street. " + FILLER * 5, "Acme was founded in 1985. " + FILLER * 5]
+    ranges = [f.ranges for f in focus_ranges(texts, "οδος acme 1985", 60)]
+    assert ranges == [((0, 5),), ((0, 25),)]  # "ΟΔΟΣ." read alone ends in a final sigma
 
 
 def _cpu(request: dict[str, object]) -> float:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from ragaudit import _slot_data as lex
 from ragaudit._blanks import compact
 from ragaudit._certainty import asserts_effect, closest_clause, concludes, disclaims_cause
-from ragaudit._roles import name_swap, role_swap
+from ragaudit._roles import bindings, name_swap, role_swap
 from ragaudit._scope import quantifiers_clash, restricted, table_exception
 from ragaudit.matching import (
     compare,
@@ -411,6 +411,16 @@ def test_roles_kept_with_their_party_are_no_swap(claim: str) -> None:
 )
 def test_places_company_and_speakers_are_no_parties(claim: str, source: str) -> None:
     assert role_swap(claim, source, (source,)) is None
+
+
+def test_roles_read_only_where_a_party_is_named_are_the_same() -> None:
+    # role_swap reads only the clauses that write the claim's parties: each clause is read alone.
+    key = tuple(sorted({"Harlow Freight": "harlow freight", "Danecroft Shipping": "danecroft shipping"}.items()))
+    text = PORT + " The quay opened in 1990; cranes were added later. " + PORT
+    for generous in (False, True):
+        whole = bindings(text, key, generous)
+        for form, party in key:
+            assert bindings(text, key, generous, (form,))[party] == whole[party]
 
 
 def test_a_role_both_parties_hold_is_no_swap() -> None:

@@ -43,9 +43,11 @@ class Focus:
         """The parts of ``[start, end)`` to read."""
         if self.ranges is None:
             return [(start, end)]
-        k = max(0, bisect.bisect_right(self.ranges, (start, start)) - 1)
+        ranges = self.ranges
         out = []
-        for a, b in self.ranges[k:]:
+        # Indexed, not sliced: a table's rows ask this of thousands of ranges, row by row.
+        for k in range(max(0, bisect.bisect_right(ranges, (start, start)) - 1), len(ranges)):
+            a, b = ranges[k]
             if a >= end:
                 break
             if b > start:
@@ -90,7 +92,14 @@ def focus_ranges(texts: list[str], answer: str, max_chars: int) -> list[Focus]:
     """
     wanted = {w for w in _WORD_RE.findall(answer.lower()) if w not in STOPWORDS}
     spans = [(k, a, b) for k, text in enumerate(texts) for a, b in _passages(text)]
-    shared = [wanted.intersection(_WORD_RE.findall(texts[k][a:b].lower())) for k, a, b in spans]
+    # An ASCII text lowers letter by letter: lowered once, its passages are read in place (other
+    # texts passage by passage: a final sigma, say, lowers by what follows it).
+    lowered = [text.lower() if text.isascii() else None for text in texts]
+    find = _WORD_RE.findall
+    shared = [
+        wanted.intersection(find(low, a, b) if (low := lowered[k]) is not None else find(texts[k][a:b].lower()))
+        for k, a, b in spans
+    ]
     df = Counter(chain.from_iterable(shared))
     idf = {w: math.log((len(spans) + 1) / (n + 1)) + 1.0 for w, n in df.items()}
     scores = [sum(map(idf.__getitem__, words)) for words in shared]

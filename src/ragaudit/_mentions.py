@@ -30,10 +30,16 @@ _LITERAL_RE = re.compile(
 )
 
 
+@text_cache(max_chars=4_000_000, max_entries=8)  # the request's sources joined, read per claim: lowered once
+def _lowered(text: str) -> str:
+    """``text`` lower-cased."""
+    return text.lower()
+
+
 def novel_literals(claim_text: str, known_text: str) -> list[str]:
     """Code spans, file names, flags, identifiers and addresses in the claim that the sources (and the
     question) never write: such tokens are copied, never paraphrased, so a new one is made up."""
-    lowered = known_text.lower()
+    lowered = _lowered(known_text)
     found: list[str] = []
     for m in _LITERAL_RE.finditer(claim_text):
         # A code span may join what the sources write apart ("terrane apply --dry-run"): word by word.
@@ -44,7 +50,7 @@ def novel_literals(claim_text: str, known_text: str) -> list[str]:
 def novel_name(name: str, written: str, all_text: str, index: SourceIndex) -> bool:
     """A name no source gives, not even word by word or as the initials of one ("EPC" for Energy
     Performance Certificate)."""
-    lowered = all_text.lower()
+    lowered = _lowered(all_text)
     if name in lowered or (name.endswith("s") and name[:-1] in lowered):
         return False  # "Fridays" for "Friday"
     if name.split()[0] in REFERENCES:

@@ -66,11 +66,12 @@ def _roots(text: str, names: frozenset[str]) -> frozenset[str]:
     return frozenset(out)
 
 
-def _mentions(clause: str, forms: dict[str, str]) -> list[tuple[int, int, str]]:
-    """(start, end, party) of each written name of ``forms`` (as written → party) in ``clause``, longest first."""
+def _mentions(clause: str, forms: dict[str, str], order: list[str]) -> list[tuple[int, int, str]]:
+    """(start, end, party) of each written name of ``forms`` (as written → party) in ``clause``, longest first
+    (``order``: the names of a party, longest first)."""
     found: list[tuple[int, int, str]] = []
-    for written in sorted(forms, key=len, reverse=True):
-        if not forms[written] or written not in clause:
+    for written in order:
+        if written not in clause:
             continue
         for m in re.finditer(rf"(?<![\w-]){re.escape(written)}(?![\w-])", clause):
             if not any(s < m.end() and m.start() < e for s, e, _ in found):
@@ -151,22 +152,33 @@ def party_forms(claim: str, sources: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
+@lru_cache(maxsize=512)  # a request's sources, each cut to MAX_CHARS: split once, not once per claim
+def _clauses(text: str) -> tuple[str, ...]:
+    """The clauses of ``text`` whose words are read for roles."""
+    return tuple(_CLAUSE_RE.split(text[:MAX_CHARS])[:MAX_CLAUSES])
+
+
 @lru_cache(maxsize=256)  # texts cut to MAX_CHARS by the callers: at most 256 × 20,000 characters
 def bindings(
-    text: str, forms_key: tuple[tuple[str, str], ...], generous: bool = False
+    text: str, forms_key: tuple[tuple[str, str], ...], generous: bool = False, only: tuple[str, ...] = ()
 ) -> dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]]:
     """Party → (the roots ``text`` binds to it, those of them it names it by: "N, the R", "N is the R",
     the parties those words relate it to).
 
     ``generous``: every word between a party and its neighbours, for "does any source say so".
+    ``only``: read only the clauses that write one of these names (each clause is read alone, so the
+    parties of these names get the same answer, and the other clauses cost nothing).
     """
     forms = dict(forms_key)
+    order = sorted((f for f in forms if forms[f]), key=len, reverse=True)
     name_words = frozenset(w for f in forms for w in f.lower().split())
     roles: dict[str, set[str]] = {}
     nouns: dict[str, set[str]] = {}
     related: dict[str, set[str]] = {}
-    for clause in _CLAUSE_RE.split(text[:MAX_CHARS])[:MAX_CLAUSES]:
-        every = [m for m in _mentions(clause, forms) if clause[m[1] : m[1] + 2] not in ("'s", "’s")]
+    for clause in _clauses(text):
+        if only and not any(f in clause for f in only):
+            continue
+        every = [m for m in _mentions(clause, forms, order) if clause[m[1] : m[1] + 2] not in ("'s", "’s")]
         # A name after "at", "of", "in" … ("a degree at N", "wheat with good N") only places the
         # words around it: it binds none and leaves its neighbours' words to them.
         placed: set[tuple[int, int, str]] = set()
@@ -223,9 +235,9 @@ def bindings(
                     # Only a noun phrase names the party by its role; a verb phrase says what it did.
                     noun = lead if first in _DETERMINERS else ""
             else:
-                lead = after.lstrip(" ,").split(",", 1)[0].split()
-                if lead and (lead[0].lower() in _DETERMINERS or lead[0].lower() in _COPULAS):
-                    noun = " ".join(lead)  # "N, the R," or "N is the R"
+                following = after.lstrip(" ,").split(",", 1)[0].split()
+                if following and (following[0].lower() in _DETERMINERS or following[0].lower() in _COPULAS):
+                    noun = " ".join(following)  # "N, the R," or "N is the R"
             if generous:
                 bound += " " + before + " " + after
             roles.setdefault(party, set()).update(_roots(f"{bound} {noun} {extra}", name_words))
@@ -262,6 +274,33 @@ def _place(before: str) -> str:
     return words[-1] if words[-1] in _AGENT else "placed"
 
 
+@lru_cache(maxsize=2)  # the request's sources: its claims naming the same parties share what they are told
+def _told_by(
+    sources: tuple[str, ...],
+) -> dict[tuple[tuple[tuple[str, str], ...], tuple[str, ...]], dict[str, frozenset[str]]]:
+    """(party forms, names) → what the sources tell of those parties, filled by :func:`_told`."""
+    return {}
+
+
+def _told(
+    sources: tuple[str, ...], key: tuple[tuple[str, str], ...], wanted: tuple[str, ...]
+) -> dict[str, frozenset[str]]:
+    """Party → the roots any of ``sources`` binds to it (generously), for the parties written ``wanted``."""
+    memo = _told_by(sources)
+    if (key, wanted) in memo:
+        return memo[key, wanted]
+    told: dict[str, frozenset[str]] = {}
+    # Only the claim's parties are looked up in ``told``: a source that writes none of their names
+    # binds them nothing (and reading every source per claim cost seconds at 500 sources).
+    for text in sources:
+        if not any(w in text for w in wanted):
+            continue
+        for p, (r, _, _) in bindings(text, key, True, wanted).items():
+            told[p] = told.get(p, frozenset()) | r
+    memo[key, wanted] = told
+    return told
+
+
 def role_swap(claim: str, window: str, sources: tuple[str, ...], min_roles: int = 2, passage: str = "") -> str | None:
     """Why the claim gives a party the role its window gives another ("'Portcullis' … 'authenticates',
     'issues' where the source says 'Keystrel' does"), when no source gives those words to the first.
@@ -276,17 +315,10 @@ def role_swap(claim: str, window: str, sources: tuple[str, ...], min_roles: int 
     if len(forms) < 2 or not ours:
         return None
     theirs = bindings(window, key)
-    told: dict[str, frozenset[str]] = {}
-    # Only the claim's parties are looked up in ``told``: a source that writes none of their names
-    # binds them nothing (and reading every source per claim cost seconds at 500 sources).
-    wanted = [w for w, p in forms.items() if p in ours]
-    for text in sources:
-        if not any(w in text for w in wanted):
-            continue
-        for p, (r, _, _) in bindings(text, key, generous=True).items():
-            told[p] = told.get(p, frozenset()) | r
+    wanted = tuple(w for w, p in forms.items() if p in ours)
+    told = _told(sources, key, wanted)
     for party, (roles, nouns, related) in ours.items():
-        if party not in theirs and party not in bindings(passage or window, key, generous=True):
+        if party not in theirs and party not in bindings(passage or window, key, True, wanted):
             continue  # the window's passage does not name this party: nothing to compare
         own = told.get(party, frozenset())
         for other, (their_roles, _, around) in theirs.items():

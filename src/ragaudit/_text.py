@@ -126,9 +126,11 @@ def analyze(text: str) -> list[Term]:
     >>> [t.key for t in analyze("Revenue rose 5% to $1,000 at 5 PM.") if t.kind != "stop"]
     ['revenu', 'rise', '#5', 'percent', '#1000', '@17:00']
     """
-    if len(text) > _CACHE_TEXT_CHARS:
+    if len(text) > _CACHE_LONG_CHARS:
         # Whole sources are analysed too; caching them would keep megabytes per request alive.
         return list(_analyze(text))
+    if len(text) > _CACHE_TEXT_CHARS:
+        return list(_analyze_long(text))
     return list(_analyze_cached(text))
 
 
@@ -139,8 +141,18 @@ _CACHE_TEXTS = 4_096
 times its length (its terms), so the cache stays under ~60 MB whatever the requests hold."""
 
 
+_CACHE_LONG_CHARS = 100_000
+"""Longer texts up to this length (an answer-long claim, read by the aligner and the checks) are
+cached two at a time: at most ~6 MB."""
+
+
 @lru_cache(maxsize=_CACHE_TEXTS)
 def _analyze_cached(text: str) -> tuple[Term, ...]:
+    return _analyze(text)
+
+
+@lru_cache(maxsize=2)
+def _analyze_long(text: str) -> tuple[Term, ...]:
     return _analyze(text)
 
 
