@@ -563,3 +563,20 @@ def test_descriptions_and_parties_placed_by_the_sources_are_no_swap(claim: str, 
 )
 def test_quantifier_clashes(claim: str, source: str, clash: bool) -> None:
     assert quantifiers_clash(extract(claim).quantified, extract(source).quantified) is clash
+
+
+@pytest.mark.parametrize(
+    ("text", "denied"),
+    [
+        # A second denial close behind the first undoes it; one past "and" denies on its own.
+        ("I have never had a problem with the porters not wearing gloves.", set()),
+        ("The porter did not lock the gate and did not call the warden.", {"lock", "call"}),
+        # "refused to" denies as "won't" does; what comes after "until" has not happened.
+        ("The council refused to publish the audit.", {"publish"}),
+        ("The dean stays in post until the board accepts her resignation.", set()),
+        # "no-frills" is a kind of thing, not a denial.
+        ("Cheap no frills rooms cleaned by friendly staff.", set()),
+    ],
+)
+def test_what_a_denial_governs(text: str, denied: set[str]) -> None:
+    assert extract(text).negated_heads == denied

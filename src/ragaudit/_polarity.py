@@ -14,11 +14,13 @@ _AUXILIARIES = frozenset(
     {"is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "could", "would", "should", "will"}
 )
 _PREVENTING = frozenset({"prevent", "prevents", "prevented", "preventing"})
+_CLAUSE_BREAKS = frozenset({",", ";", ":", ".", "and", "or", "but", "nor", "while", "whereas"})
 
 
 def read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots) -> None:
     """Fill ``slots``' denials, hypothetical words and quantifiers from the tokens of ``text``."""
     negations = 0
+    last_denial, denied = -1, ""
     conditioned: set[int] = set()
     scope_end = -1  # end of the current "if …," / "whether …" / "so that …" clause
     for i, (kind, raw, start, _) in enumerate(tokens):
@@ -47,9 +49,10 @@ def read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             slots.nominal.add(stem(lower))
         if lower == "no" and (
             nxt in ("later", "earlier", "sooner", "more", "less", "fewer", "longer", "than")
+            or nxt in ("frills", "nonsense", "fuss", "doubt", "matter", "wonder")
             or prev in ("say", "says", "said")
         ):
-            continue  # "no later than" is a bound and "say no" a refusal, not a denial
+            continue  # "no later than" is a bound, "no-frills" a kind and "say no" a refusal, not a denial
         if raw == "None" and i:
             continue  # a programming language's null ("base_url=None"), not a denial
         if lower == "not" and nxt in ("just", "only", "merely", "simply"):
@@ -58,6 +61,13 @@ def read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             continue  # "never had Roman-style pizza before" tells a first time, it denies no pizza
         if lower in lex.NEGATIONS or lower.endswith("n't"):
             negations += 1
+            between = [t[1].lower() for t in tokens[last_denial + 1 : i]] if last_denial >= 0 else [","]
+            last_denial = i
+            if len(between) <= 8 and not set(between) & _CLAUSE_BREAKS:
+                # "never had a problem with the staff not wearing masks": the second denial undoes the first.
+                slots.negated_heads.discard(denied)
+                denied = ""
+                continue
             if not slots.negated_head:
                 following_head = [t[1].lower() for t in tokens[i + 1 : i + 6] if t[0] == "word"]
                 heads = [stem(w) for w in following_head if w not in STOPWORDS and w not in LIGHT_WORDS]
@@ -77,7 +87,8 @@ def read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
                 conditioned.add(condition)
             elif content and i not in conditioned and lower != "without" and not hypothetical:
                 # "if it won't start", "so they don't swallow": a condition or a purpose, not a denial.
-                slots.negated_heads.add((_noun_head(tokens, i) if lower == "no" else "") or content[0])
+                denied = (_noun_head(tokens, i) if lower == "no" else "") or content[0]
+                slots.negated_heads.add(denied)
     slots.negated = negations % 2 == 1
 
 

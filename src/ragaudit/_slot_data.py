@@ -29,7 +29,7 @@ DETERMINERS = frozenset(
     {"the", "a", "an", "each", "every", "this", "that", "its", "their", "your", "his", "her", "our", "my"}
 )
 CONDITIONS = frozenset({"without", "unless", "except", "until"})
-HYPOTHETICAL = frozenset({"if", "provided", "unless", "so", "whether", "when", "once", "lest", "even"})
+HYPOTHETICAL = frozenset({"if", "provided", "unless", "so", "whether", "when", "once", "lest", "even", "until"})
 PRONOUN_ONE_BEFORE = frozenset(
     {"the", "this", "that", "which", "each", "any", "no", "another", "every", "a", "new", "other"}
 )
