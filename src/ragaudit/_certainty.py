@@ -33,8 +33,9 @@ line break escaped in a JSON record's text ("…this review :)\\nOur server was 
 _PART_RE = re.compile(r",\s*(?=(?:but|although|though|while|whereas|yet)\s)|\s(?=(?:but|although|whereas)\s)")
 """Where a sentence turns ("…, but short scripts may run slower"): a hedge after it hedges only that part."""
 _EPISTEMIC_RE = _words_re(LEXICON["cues"]["epistemic"])
-_KEPT_RE = _words_re([*LEXICON["cues"]["epistemic"], *LEXICON["cues"]["attributions"]])
 """Hedges on what is known, not on what is allowed ("you may apply"): what a plain fact clashes with."""
+_KEPT_RE = _words_re([*LEXICON["cues"]["epistemic"], *LEXICON["cues"]["attributions"]])
+"""What a claim says to keep a hedge: the hedges above, or whose word it reports ("alleges")."""
 _STATE_RE = _words_re(LEXICON["cues"]["epistemic_states"])
 _INDEFINITE_RE = re.compile(r"\b(?:anyone|anybody|someone|somebody|whoever|those|people)\s+(?:who|that)\s+$", re.I)
 HEDGE_REACH = 24

@@ -15,6 +15,8 @@ from importlib import resources
 
 import snowballstemmer
 
+from ragaudit._textcache import text_cache
+
 _STEMMER = snowballstemmer.stemmer("english")
 _WORDS = tomllib.loads(resources.files("ragaudit.data").joinpath("words.toml").read_text(encoding="utf-8"))
 
@@ -151,7 +153,7 @@ def _analyze_cached(text: str) -> tuple[Term, ...]:
     return _analyze(text)
 
 
-@lru_cache(maxsize=2)
+@text_cache(max_chars=2 * _CACHE_LONG_CHARS, max_entries=2)
 def _analyze_long(text: str) -> tuple[Term, ...]:
     return _analyze(text)
 
