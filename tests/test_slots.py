@@ -574,6 +574,8 @@ def test_quantifier_clashes(claim: str, source: str, clash: bool) -> None:
         # "refused to" denies as "won't" does; what comes after "until" has not happened.
         ("The council refused to publish the audit.", {"publish"}),
         ("The dean stays in post until the board accepts her resignation.", set()),
+        # "never … before" denies a past, not the thing: it names no denied word, but the text still denies.
+        ("I had never tried smoked eel before.", set()),
         # "no-frills" is a kind of thing, not a denial.
         ("Cheap no frills rooms cleaned by friendly staff.", set()),
     ],

@@ -57,8 +57,6 @@ def read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             continue  # a programming language's null ("base_url=None"), not a denial
         if lower == "not" and nxt in ("just", "only", "merely", "simply"):
             continue  # "not just a restaurant but also a deli" adds, it does not deny
-        if lower == "never" and any(t[1].lower() == "before" for t in tokens[i + 1 : i + 9]):
-            continue  # "never had Roman-style pizza before" tells a first time, it denies no pizza
         if lower in lex.NEGATIONS or lower.endswith("n't"):
             negations += 1
             between = [t[1].lower() for t in tokens[last_denial + 1 : i]] if last_denial >= 0 else [","]
@@ -85,6 +83,8 @@ def read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             )
             if condition is not None:
                 conditioned.add(condition)
+            elif lower == "never" and any(t[1].lower() == "before" for t in tokens[i + 1 : i + 9]):
+                pass  # "never had Roman-style pizza before" denies a past, not the pizza now had
             elif content and i not in conditioned and lower != "without" and not hypothetical:
                 # "if it won't start", "so they don't swallow": a condition or a purpose, not a denial.
                 denied = (_noun_head(tokens, i) if lower == "no" else "") or content[0]
