@@ -35,9 +35,9 @@ def test_claims_and_evidence_are_cut_by_code_points_under_the_csp(server: Server
         page.fill("#key", reviewer_key)
         page.keyboard.press("Enter")
         page.select_option("#f-decision", action)
-        # The queue reloads and re-renders its list after the filter changes: click once it has settled.
-        page.wait_for_load_state("networkidle")
-        page.locator(f'.item[data-id="{audit["id"]}"]').click()
+        item = page.locator(f'.item[data-id="{audit["id"]}"]')
+        expect(item).to_be_visible()
+        item.click()
         expect(page.locator("#answer .claim")).to_have_count(len(claims))
         shown = page.locator("#answer .claim").all_inner_texts()
         # Each highlighted claim is exactly the claim's text (UTF-16 slicing cut them mid-emoji).
