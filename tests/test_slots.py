@@ -33,11 +33,17 @@ def figures(text: str) -> list[tuple[str, str | None]]:
 
 def supported(claim: str, source: str, given: str = "") -> bool:
     """Whether every figure of ``claim`` is stated by or follows from ``source`` (and ``given``)."""
-    window = extract(source)
+    window, read = extract(source), extract(claim)
     stated = extract(given).quantities if given else []
     rejected = unsupported_figures(
-        extract(claim).quantities,
-        lambda q, known: quantity_supported(q, window.quantities + stated, times=window.times, operands=known),
+        read.quantities,
+        lambda q, known: quantity_supported(
+            q,
+            window.quantities + stated,
+            times=window.times,
+            operands=known,
+            doubling=read.aggregates or window.aggregates,
+        ),
         stated,
     )
     return not rejected
@@ -88,6 +94,10 @@ def test_the_same_number_in_another_unit_clashes() -> None:
         ("172 years later", "built in 1612, rebuilt in 1784", ""),
         ("£960 comes down to £384", "a 60% discount", "My quote is £960."),
         ("0.4 × 70 + 0.6 × 55 = 28 + 33 = 61", "coursework 40%, exam 60%", "I scored 70 and 55."),
+        # Twice or half a stated figure, where the words speak of a multiple, a share or a total.
+        ("the dose was then doubled to 40 mg", "a starting dose of 20 mg", ""),
+        ("the new line, at 84 km, is twice as long", "the old line ran for 42 km", ""),
+        ("both halls together seat 500", "Hall A seats 250; Hall B is the same size", ""),
     ],
 )
 def test_figures_that_follow_from_stated_ones_are_supported(claim: str, source: str, given: str) -> None:
@@ -108,10 +118,22 @@ def test_figures_that_follow_from_stated_ones_are_supported(claim: str, source: 
         ("a 2-star rating", "an average of 1.5 stars"),
         # 36 / 4 is 9: a hedge's tenth around a worked-out figure would vouch for almost anything.
         ("a premium of about 10%", "24 months for crops, 36 months for trees; £4 per hectare"),
+        # Twice a stated figure, where nothing speaks of a multiple: a made-up figure, not a derived one.
+        ("managers may approve up to 10 further days", "up to 5 days of paid leave"),
+        ("the warranty can be extended by another 24 months", "every kettle has a 12-month warranty"),
     ],
 )
 def test_figures_a_claim_makes_up_are_not_derived(claim: str, source: str) -> None:
     assert not supported(claim, source)
+
+
+@pytest.mark.parametrize(
+    ("text", "dimension", "raw"),
+    [("up to 10 further days", "time", 10), ("three consecutive years", "time", 3), ("2 extra hours", "time", 2)],
+)
+def test_a_word_between_a_count_and_its_unit_leaves_the_unit(text: str, dimension: str, raw: float) -> None:
+    (q,) = extract(text).quantities
+    assert (q.dimension, q.raw) == (dimension, raw)
 
 
 def test_a_small_count_clashes_only_with_a_count_of_the_same_thing() -> None:

@@ -40,6 +40,8 @@ UNITS: dict[str, tuple[str, float]] = {
 QUANTIFIER_CLASS: dict[str, str] = LEXICON["quantifiers"]
 CUES = {name: frozenset(words) for name, words in LEXICON["cues"].items() if not name.endswith("phrases")}
 APPROX = CUES["approx"]
+UNIT_MODIFIERS = CUES["unit_modifiers"]
+AGGREGATION = CUES["aggregation"]
 WEEKDAYS = CUES["weekdays"]
 NEGATIONS = CUES["negations"]
 HEDGES = CUES["hedges"]
@@ -114,4 +116,6 @@ class Slots:
     causal: bool = False
     unknown: bool = False
     """States that something is not known or still open ("under investigation", "unclear")."""
+    aggregates: bool = False
+    """Speaks of a total, a multiple or a share ("in total", "twice", "half", "each"): figures may be worked out."""
     stems: set[str] = field(default_factory=set)

@@ -84,19 +84,25 @@ def derived(
 
 
 def _derivable(
-    a: float, approx: bool, values: Sequence[float], percents: Sequence[float], operands: Sequence[float]
+    a: float,
+    approx: bool,
+    values: Sequence[float],
+    percents: Sequence[float],
+    operands: Sequence[float],
+    doubling: bool = True,
 ) -> bool:
     """Whether stated ``a`` is one of the figures :func:`derived` gives (looked up near ``a``, not scanned)."""
-    ordered, odd = _derived(tuple(values[:12]), tuple(percents[:12]), tuple(operands[:12]))
+    ordered, odd = _derived(tuple(values[:12]), tuple(percents[:12]), tuple(operands[:12]), doubling)
     lo, hi = within(ordered, a, reach(a, approx))
     return any(_derives(a, d, approx) for d in chain(ordered[lo:hi], odd))
 
 
 @lru_cache(maxsize=1024)
 def _derived(
-    vals: tuple[float, ...], percents: tuple[float, ...] = (), operands: tuple[float, ...] = ()
+    vals: tuple[float, ...], percents: tuple[float, ...] = (), operands: tuple[float, ...] = (), doubling: bool = True
 ) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """The derived figures, sorted (the finite ones) and the rest (a cache entry holds at most a few thousand)."""
+    """The derived figures, sorted (the finite ones) and the rest (a cache entry holds at most a few thousand);
+    ``doubling``: also each figure twice over and halved."""
     out: set[float] = set()
     every = tuple(dict.fromkeys(vals + operands))  # a figure stated twice is not two operands
     for a in every:
@@ -114,7 +120,8 @@ def _derived(
     for a in vals:
         out.update({a * 100, a / 100, (a - 1) * 100})
         # "Twice" and "half" of a small count give every small count: no evidence for "four".
-        out.update(x for x in (a * 2, a / 2) if x > 10 or not x.is_integer())
+        if doubling:
+            out.update(x for x in (a * 2, a / 2) if x > 10 or not x.is_integer())
         if 0 < a < 3:
             out.add(round((a - 1) * 100, 6))
     return tuple(sorted(x for x in out if math.isfinite(x))), tuple(x for x in out if not math.isfinite(x))
@@ -127,11 +134,14 @@ def quantity_supported(
     allow_derived: bool = True,
     times: set[int] | frozenset[int] = frozenset(),
     operands: Sequence[Quantity] = (),
+    doubling: bool = True,
 ) -> bool:
     """Whether a stated quantity matches (or follows from) one in ``pool`` (or a clock hour in ``times``).
 
     ``operands`` are figures a derivation may also start from but that never match by themselves
-    (the question's, the claim's own others: "0.6 × 55 = 33").
+    (the question's, the claim's own others: "0.6 × 55 = 33"). ``doubling=False``: a figure twice
+    or half a stated one is not derived (nothing said speaks of a total, a multiple or a share: "up
+    to 10 further days" does not follow from "5 days").
     """
     operands = [o for o in operands if o is not q and (o.start, o.end, o.text) != (q.start, q.end, q.text)]
     if (
@@ -160,12 +170,12 @@ def quantity_supported(
     rates, plain = leading(pool)
     percents = first(chain(rates, (o.raw for o in operands if o.dimension == "percent")))
     if q.dimension is None:
-        return _derivable(q.raw, q.approx, [p.raw for p in pool[:12]], percents, [o.raw for o in operands])
+        return _derivable(q.raw, q.approx, [p.raw for p in pool[:12]], percents, [o.raw for o in operands], doubling)
     # Same-unit figures combine in base units ("1,770 m − 620 m" is 1,150 m, not 1,150 feet); other
     # figures enter as plain counts ("30 days of 47.8p" is £14.34).
     values = [p.value if p.dimension == q.dimension else p.raw for p in pool[:12]]
     extra = [o.value if o.dimension == q.dimension else o.raw for o in operands]
-    if _derivable(q.value, q.approx, values, percents, extra):
+    if _derivable(q.value, q.approx, values, percents, extra, doubling):
         return True
     # "172 years" between 1612 and 1784: a count from plain figures.
     return _derivable(q.raw, q.approx, plain, (), ())
@@ -274,7 +284,9 @@ def compare(
     for q in unsupported_figures(
         claim_figures,
         lambda q, known: (
-            quantity_supported(q, window.quantities, times=times, operands=known)
+            quantity_supported(
+                q, window.quantities, times=times, operands=known, doubling=claim.aggregates or window.aggregates
+            )
             or quantity_supported(q, sources_pool, allow_derived=False)
         ),
         given,

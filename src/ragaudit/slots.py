@@ -75,6 +75,7 @@ def extract(text: str) -> Slots:
     words = [t[1].lower() for t in tokens if t[0] == "word"]
     slots.stems = {stem(w) for w in words if w not in STOPWORDS and w not in LIGHT_WORDS}
     slots.unknown = any(p in lowered for p in lex.UNKNOWN_PHRASES)
+    slots.aggregates = any(w in lex.AGGREGATION for w in words)
     slots.hedged = any(w in lex.HEDGES for w in words) or "up to" in lowered
     slots.certain = any(w in lex.CERTAIN for w in words)
     plain = lowered
@@ -299,6 +300,9 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
             i = last_token + 1
             continue
         unit, width = _unit_at(tokens, j)
+        if unit is None and j + 1 < n and tokens[j][1].lower() in lex.UNIT_MODIFIERS:
+            unit, width = _unit_at(tokens, j + 1)  # "10 further days" counts days
+            width += 1 if unit else 0
         if kind == "word" and hyphen_unit:
             unit, width = hyphen_unit, 0
         if unit is None and j < n and tokens[j][1].lower() in ("of", "a", "an", "per") and j + 1 < n:

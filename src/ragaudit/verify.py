@@ -324,10 +324,17 @@ class Verifier:
         # A percentage anywhere in the request may discount or add to a sum of money ("60% off" in a
         # table row the windows missed); other figures derive only from what is near.
         rates = [q for q in pool if q.dimension == "percent"]
+        doubling = claim.aggregates or any(extract(w.text).aggregates for w in about[:3])
         novel_q = unsupported_figures(
             claim.quantities,
             lambda q, known: (
-                quantity_supported(q, near, times=near_times, operands=known + rates if q.dimension in MONEY else known)
+                quantity_supported(
+                    q,
+                    near,
+                    times=near_times,
+                    operands=known + rates if q.dimension in MONEY else known,
+                    doubling=doubling,
+                )
                 or quantity_supported(q, pool, allow_derived=False)
             ),
             given_q,
