@@ -154,6 +154,13 @@ def test_a_small_count_clashes_only_with_a_count_of_the_same_thing() -> None:
             "5.1 One attempt. 5.2 The mark for a resit module is capped at 40.",
             ("cap", False),
         ),
+        # The rule before "except" is what the claim denies; the exception does not hide it.
+        (
+            "Late fees are not charged on parking permits.",
+            "A late fee is charged on parking permits at 5% of the balance, except where the delay was caused "
+            "by a failure of our payment system, in which case the fee is waived.",
+            ("charg", False),
+        ),
         (
             "The plan includes accidental damage to the building.",
             "Accidental damage to buildings is not included.",
@@ -600,6 +607,9 @@ def test_quantifier_clashes(claim: str, source: str, clash: bool) -> None:
         ("I had never tried smoked eel before.", set()),
         # "no-frills" is a kind of thing, not a denial.
         ("Cheap no frills rooms cleaned by friendly staff.", set()),
+        # "failure to" denies what follows; a failure that was covered is a thing, not a denial.
+        ("Failure to renew the licence voids the cover.", {"renew"}),
+        ("The original failure was covered by the warranty.", set()),
     ],
 )
 def test_what_a_denial_governs(text: str, denied: set[str]) -> None:

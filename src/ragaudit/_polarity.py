@@ -57,6 +57,8 @@ def read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             continue  # a programming language's null ("base_url=None"), not a denial
         if lower == "not" and nxt in ("just", "only", "merely", "simply"):
             continue  # "not just a restaurant but also a deli" adds, it does not deny
+        if lower in ("failure", "absence") and nxt not in ("to", "of"):
+            continue  # "failure to pay" denies the paying; "the original failure was covered" denies nothing
         if lower in lex.NEGATIONS or lower.endswith("n't"):
             negations += 1
             between = [t[1].lower() for t in tokens[last_denial + 1 : i]] if last_denial >= 0 else [","]

@@ -182,7 +182,7 @@ def quantity_supported(
 
 
 _CLAUSE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+|\s(?=\d{1,2}\.\d{1,2}\s)")
-_CONTRAST_RE = re.compile(r",\s(?=(?:while|whereas|but)\s)")
+_CONTRAST_RE = re.compile(r",\s(?=(?:while|whereas|but|except)\s)")
 
 
 def polarity_clash(claim: Slots, window_text: str, *, min_shared: int = 3) -> tuple[str, bool] | None:
