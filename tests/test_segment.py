@@ -154,3 +154,17 @@ def test_a_note_that_the_sources_differ_is_no_claim() -> None:
     seg = segment("Guidance differs between the two sources. The museum opens at 10 am.")
     assert [c.text for c in seg.claims] == ["The museum opens at 10 am."]
     assert len(seg.conflict_notes) == 1
+
+
+@pytest.mark.parametrize(
+    ("answer", "claims"),
+    [
+        # A bare answer particle states nothing yet; one followed by a clause with a verb states it.
+        ("Yes, in most cases. Pets under 8 kg travel in the cabin.", ["Pets under 8 kg travel in the cabin."]),
+        ("Yes, there is a cafe on board.", ["Yes, there is a cafe on board."]),
+        ("No one was hospitalised.", ["No one was hospitalised."]),
+        ("No, not really.", []),
+    ],
+)
+def test_an_answer_particle_alone_is_no_claim_but_a_short_statement_is(answer: str, claims: list[str]) -> None:
+    assert [c.text for c in segment(answer).claims] == claims

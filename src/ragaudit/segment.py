@@ -132,7 +132,13 @@ _NON_CLAIM_RE = re.compile(
     )""",
     re.IGNORECASE | re.VERBOSE,
 )
-_ANSWER_PARTICLE_RE = re.compile(r"(?:yes|no|yep|nope|correct|true|false)\b[^\d]{0,30}", re.IGNORECASE)
+# "Yes, in most cases." answers and states nothing yet; "Yes, there is a cafe on board." states (a verb).
+_ANSWER_PARTICLE_RE = re.compile(
+    r"(?:yes|no|yep|nope|correct|true|false)\b"
+    r"(?![^\d]{0,30}?\b(?:is|are|was|were|can|will|do|does|did|has|have|had|must|may|should|could|would)\b)"
+    r"[^\d]{0,30}",
+    re.IGNORECASE,
+)
 _CLAUSE_SPLIT_RE = re.compile(
     r"(?:;\s++|,\s++(?:and|but|while|whereas|although|though|yet|so|which|who)\s++"
     r"|(?<!\s)\s++(?:and|but)\s++(?=(?:it|they|he|she|we|this|that|these|those|its|their|the)\s)"
