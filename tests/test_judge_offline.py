@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -167,3 +168,35 @@ def test_the_rules_digest_covers_the_verdict_code_and_word_lists() -> None:
     names = {p.relative_to(root).as_posix() for p in verdict_files()}
     assert {"verify.py", "segment.py", "data/slots.toml", "checks/_citations.py", "judges/verifier_model.json"} <= names
     assert not any(n.startswith(("service/", "_cli/")) for n in names)
+
+
+GYM = json.dumps(
+    {
+        "plan": "Flex",
+        "joining_charge_gbp": 25,
+        "monthly_price_gbp": 39,
+        "freeze": {"max_months": 3},
+        "ratings": {"editor_stars": 4, "member_stars": 3.6},
+    },
+    indent=2,
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        # The field the claim names holds another figure: contradicted, though the record has £39 elsewhere.
+        ("The Flex plan has a £39 joining charge.", "contradicted"),
+        ("The Flex plan has a £25 joining charge.", "supported"),
+        # A bound is no figure of the field's; a name that shares a word with another field's does not
+        # say which one is meant.
+        ("The Flex plan's joining charge is under £39.", None),
+        ("Members give the Flex plan 4 stars.", None),
+    ],
+)
+def test_a_numeric_record_field_the_claim_names_decides_its_figure(answer: str, status: str | None) -> None:
+    (claim,) = audit(answer, [{"id": "plan", "text": GYM}]).claims
+    if status is None:
+        assert claim.decided_by != "rule:record number"
+    else:
+        assert claim.status == status

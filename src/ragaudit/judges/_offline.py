@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ragaudit._hashing import rules_digest, sha256
+from ragaudit._records import field_number_clash
 from ragaudit._slot_data import UNIT_WORDS
 from ragaudit._text import ANTONYMS, CERTAINTY, LIGHT_WORDS, Term, analyze, is_year, name_keys, stem
 from ragaudit._verifier_model import load_model as load_verifier
@@ -290,6 +291,21 @@ class OfflineJudge:
                 explanation=f"Matches {found} in {c.unit.source_id}, but states {c.detail} ({c.kind}).",
                 evidence=evidence,
                 decided_by=f"rule:{c.kind}",
+            )
+        clash = field_number_clash(alignment, index) if result.status != "contradicted" else None
+        if clash is not None:
+            unit, detail = clash
+            quote = index.by_id[unit.source_id].text[unit.start : unit.end]
+            return Verdict(
+                status="contradicted",
+                confidence=round(max(0.75, result.probability), 3),
+                explanation=f"Matches {found} in {unit.source_id}, but states {detail} (record field).",
+                evidence=[
+                    Evidence(
+                        source_id=unit.source_id, start=unit.start, end=unit.end, quote=quote, relation="contradicts"
+                    )
+                ],
+                decided_by="rule:record number",
             )
         agreeing = record_agreement(alignment) if result.signal == "model" and result.status != "supported" else None
         if agreeing is not None:
