@@ -219,3 +219,16 @@ def test_the_hallucination_score_ranks_as_the_label_decides(answer: str) -> None
     # The shipped calibration turns the strength into a probability without changing the ranking.
     _, calibration = shipped_calibration()
     assert (calibration.a or 0) > 0 and report.hallucination_score == round(calibration.apply(strength), 6)
+
+
+def test_a_report_does_not_depend_on_what_was_audited_before_on_the_same_sources() -> None:
+    from hostile_inputs import prose
+
+    # Enough passages that each request embeds only those its claims point to.
+    sources = [{"id": str(k), "text": prose(3000, seed=k)} for k in range(3)]
+    first = " ".join(sources[0]["text"].split(". ")[:6]) + "."
+    second = " ".join(sources[1]["text"].split(". ")[3:8]).replace("0", "7") + "."
+    alone = ragaudit.Auditor(index_cache=ragaudit.IndexCache()).audit(second, sources)
+    shared = ragaudit.Auditor(index_cache=ragaudit.IndexCache())
+    shared.audit(first, sources)  # leaves vectors of its passages on the cached index
+    assert same(shared.audit(second, sources), alone)

@@ -129,8 +129,19 @@ def _positions(index: SourceIndex) -> dict[int, int]:
     return found
 
 
-def candidate_windows(alignment: Alignment, index: SourceIndex, claim_vector: np.ndarray, k: int = 4) -> list[Window]:
-    """Windows about the claim, best first: lexical and semantic neighbours and their pairs."""
+def candidate_windows(
+    alignment: Alignment,
+    index: SourceIndex,
+    claim_vector: np.ndarray,
+    k: int = 4,
+    embedded: np.ndarray | None = None,
+) -> list[Window]:
+    """Windows about the claim, best first: lexical and semantic neighbours and their pairs.
+
+    ``embedded``: the units this request embedded (by default every unit whose vector the index
+    holds). Vectors that earlier requests left on a shared index must not count, or a verdict would
+    depend on what was audited before.
+    """
     if not index.units:
         return []
     vectors, known = index.__dict__.get("_vectors"), index.__dict__.get("_known")
@@ -139,6 +150,8 @@ def candidate_windows(alignment: Alignment, index: SourceIndex, claim_vector: np
     if vectors is None or known is None or not claim_vector.any():
         vectors = np.zeros((len(index.units), 384), dtype=np.float32)
         known = np.zeros(len(index.units), dtype=bool)
+    elif embedded is not None:
+        known = known & embedded
     sims = np.where(known, vectors @ claim_vector, -1.0)
     for i in np.argsort(-sims)[:k]:
         if known[int(i)] and int(i) not in chosen:
@@ -217,16 +230,19 @@ class Verifier:
         n_claims = min(len(alignments), budget // 2) if self.embeddings else 0
         claim_vectors[:n_claims] = embed([a.claim.text for a in alignments[:n_claims]])
         budget -= n_claims
+        embedded = np.zeros(len(index.units), dtype=bool)  # this request's units, whatever the index holds
         if not self.embeddings:
             pass
         elif len(index.units) <= min(_ALL_UNITS, budget):
             unit_vectors(index)
+            embedded[:] = True
         else:
             positions = _positions(index)
             chosen = (positions[id(u)] for a in alignments for u in a.best if id(u) in positions)
             ranked = (i for a in alignments for i in a.ranked[:_PER_CLAIM])
-            wanted = list(dict.fromkeys(itertools.chain(chosen, ranked)))
-            unit_vectors(index, wanted[:budget])
+            wanted = list(dict.fromkeys(itertools.chain(chosen, ranked)))[:budget]
+            unit_vectors(index, wanted)
+            embedded[wanted] = True
         all_text = "\n".join(s.text for s in index.sources)
         given = extract(question) if question else None
         # Indexed by value: each claim's figures look up the few near them (issue 11).
@@ -235,7 +251,7 @@ class Verifier:
         )
         known_text = f"{all_text}\n{question}" if question else all_text
         return [
-            self._one(a, index, claim_vectors[i], pool, all_text, novelty, given, known_text)
+            self._one(a, index, claim_vectors[i], pool, all_text, novelty, given, known_text, embedded)
             for i, a in enumerate(alignments)
         ]
 
@@ -249,10 +265,11 @@ class Verifier:
         novelty: float,
         given: Slots | None,
         known_text: str,
+        embedded: np.ndarray,
     ) -> PairResult:
         model = self.model
         claim = extract(alignment.claim.text)
-        windows = candidate_windows(alignment, index, vector)
+        windows = candidate_windows(alignment, index, vector, embedded=embedded)
         if not windows or not alignment.keys:
             return PairResult(
                 "unsupported" if alignment.keys else "supported",

@@ -94,25 +94,35 @@ def _word_weights(alignment: Alignment) -> dict[str, float]:
 
 
 def source_windows(
-    alignment: Alignment, index: SourceIndex, vector: np.ndarray, budget: list[int] | None = None
+    alignment: Alignment,
+    index: SourceIndex,
+    vector: np.ndarray,
+    budget: list[int] | None = None,
+    embedded: np.ndarray | None = None,
 ) -> dict[str, Window]:
     """The best window of each source for the claim (one unit or two adjacent ones).
 
     ``budget`` (a one-item list, spent in place) bounds the units embedded here; ``None``: no bound.
+    ``embedded`` (a mask, filled in place) holds the units this request embedded: vectors earlier
+    requests left on a shared index neither count nor spare the budget, so verdicts do not depend
+    on what was audited before.
     """
     if not index.units:
         return {}
     units = index.units
     chosen_units = candidate_units(alignment.weights, index)
     wanted = sorted({j for i in chosen_units for j in (i, i + 1) if j < len(units)})
-    vectors, known = unit_vectors(index, [])
+    mine = np.zeros(len(units), dtype=bool) if embedded is None else embedded
     if vector.any():
-        todo = [i for i in wanted if not known[i]]
+        todo = [i for i in wanted if not mine[i]]
         if budget is not None:
             todo = todo[: max(0, budget[0])]
             budget[0] -= len(todo)
-        vectors, known = unit_vectors(index, todo)
+        vectors, _ = unit_vectors(index, todo)
+        mine[todo] = True
+        known = mine
     else:
+        vectors, _ = unit_vectors(index, [])
         known = np.zeros(len(units), dtype=bool)
     sims = vectors @ vector
     word_weights = _word_weights(alignment)  # once per claim, not once per window
@@ -157,11 +167,12 @@ def claim_evidence(alignments: list[Alignment], index: SourceIndex, *, embedding
     embedded = min(len(alignments), EMBED_BUDGET // 2) if embeddings else 0
     vectors[:embedded] = embed([a.claim.text for a in alignments[:embedded]])
     budget = [EMBED_BUDGET - embedded]
+    mine = np.zeros(len(index.units), dtype=bool)
     out: list[ClaimEvidence] = []
     for alignment, vector in zip(alignments, vectors, strict=True):
         evidence = ClaimEvidence(alignment, extract(alignment.claim.text))
         claim_slots = evidence.slots
-        windows = source_windows(alignment, index, vector, budget)
+        windows = source_windows(alignment, index, vector, budget, mine)
         cited = set(alignment.claim.citations)
         ranked = sorted(windows, key=lambda sid: -windows[sid].score)
         for sid in [sid for k, sid in enumerate(ranked) if k < SOURCES_COMPARED or sid in cited]:
