@@ -31,7 +31,7 @@ from ragaudit._figures import FigurePool
 from ragaudit._mentions import counts_list, novel_literals, novel_name, refers_back
 from ragaudit._roles import name_swap, role_swap
 from ragaudit._scope import quantifiers_clash, restricted, table_exception
-from ragaudit._slot_data import MONEY
+from ragaudit._slot_data import MONEY, Quantity
 from ragaudit._text import LIGHT_WORDS
 from ragaudit._verifier_model import VerifierModel, claim_features, load_model
 from ragaudit.align import Alignment, SourceIndex, Unit
@@ -136,12 +136,8 @@ def candidate_windows(
     k: int = 4,
     embedded: np.ndarray | None = None,
 ) -> list[Window]:
-    """Windows about the claim, best first: lexical and semantic neighbours and their pairs.
-
-    ``embedded``: the units this request embedded (by default every unit whose vector the index
-    holds). Vectors that earlier requests left on a shared index must not count, or a verdict would
-    depend on what was audited before.
-    """
+    """Windows about the claim, best first: lexical and semantic neighbours and their pairs (``embedded``:
+    the units this request embedded; vectors earlier requests left on a shared index must not count)."""
     if not index.units:
         return []
     vectors, known = index.__dict__.get("_vectors"), index.__dict__.get("_known")
@@ -342,20 +338,13 @@ class Verifier:
         # table row the windows missed); other figures derive only from what is near.
         rates = [q for q in pool if q.dimension == "percent"]
         doubling = claim.aggregates or any(extract(w.text).aggregates for w in about[:3])
-        novel_q = unsupported_figures(
-            claim.quantities,
-            lambda q, known: (
-                quantity_supported(
-                    q,
-                    near,
-                    times=near_times,
-                    operands=known + rates if q.dimension in MONEY else known,
-                    doubling=doubling,
-                )
-                or quantity_supported(q, pool, allow_derived=False)
-            ),
-            given_q,
-        )
+
+        def figure_stated(q: Quantity, known: list[Quantity]) -> bool:
+            operands = known + rates if q.dimension in MONEY else known
+            near_q = quantity_supported(q, near, times=near_times, operands=operands, doubling=doubling)
+            return near_q or quantity_supported(q, pool, allow_derived=False)
+
+        novel_q = unsupported_figures(claim.quantities, figure_stated, given_q)
         # "One" is as often a pronoun as a count ("one customer noted"); a count before a colon counts
         # the list that follows it ("for two reasons: …").
         # A date the claim works out from a given date and a stated length of time is no added detail.
