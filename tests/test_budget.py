@@ -173,6 +173,40 @@ def test_the_embedding_budgets_bound_the_texts_the_verifier_embeds(monkeypatch: 
     assert _embedded(Limits(embedded_per_claim=1), monkeypatch) == 12 * 2 + 24
 
 
+def _tokens_embedded(limits: Limits, answer: str, sources: list[str], monkeypatch: pytest.MonkeyPatch) -> int:
+    """Model tokens of the distinct texts the verifier and the checks embed for one audit."""
+    import ragaudit.checks._support
+    import ragaudit.verify
+    from ragaudit.embed import token_count
+
+    seen: set[str] = set()
+    for module in (ragaudit.verify, ragaudit.checks._support):
+        real = module.embed
+
+        def counting(texts: list[str], real: object = real) -> object:
+            seen.update(texts)
+            return real(texts)  # type: ignore[operator]
+
+        monkeypatch.setattr(module, "embed", counting)
+    Auditor(limits=limits, index_cache=IndexCache()).audit(answer, sources)
+    return sum(map(token_count, seen))
+
+
+def test_the_token_budget_bounds_what_the_verifier_and_the_checks_embed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Long claims (one sentence of coordinated clauses) against long passages: the budget binds.
+    sources = [prose(20_000, seed) for seed in range(3)]
+    answer = prose(6_000, 1).replace(". ", ", and ")
+    unbounded = _tokens_embedded(Limits(embedded_tokens=10**6), answer, sources, monkeypatch)
+    assert unbounded > 2_000
+    for budget in (300, 1_000):
+        assert 0 < _tokens_embedded(Limits(embedded_tokens=budget), answer, sources, monkeypatch) <= budget
+    # An ordinary answer stays well within the default: its report is the one an unbounded budget gives.
+    answer, source = "The plant opened in 1990 and employs 300 people.", prose(3_000, 5)
+    default = Auditor(index_cache=IndexCache()).audit(answer, [source])
+    free = Auditor(limits=Limits(embedded_tokens=10**6), index_cache=IndexCache()).audit(answer, [source])
+    assert default.claims == free.claims
+
+
 def test_service_settings_set_the_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
     from ragaudit.errors import ConfigError
     from ragaudit.service.settings import ServiceSettings, check_settings
@@ -182,15 +216,17 @@ def test_service_settings_set_the_budgets(monkeypatch: pytest.MonkeyPatch) -> No
         ("INDEXED_CHARS", 500),
         ("EMBEDDED_TEXTS", 7),
         ("EMBEDDED_PER_CLAIM", 3),
+        ("EMBEDDED_TOKENS", 500),
     ]:
         monkeypatch.setenv(f"RAGAUDIT_{name}", str(value))
     limits = ServiceSettings().auditor_config().limits
-    assert (limits.checked_claims, limits.indexed_chars, limits.embedded_texts, limits.embedded_per_claim) == (
-        2,
-        500,
-        7,
-        3,
-    )
+    assert (
+        limits.checked_claims,
+        limits.indexed_chars,
+        limits.embedded_texts,
+        limits.embedded_per_claim,
+        limits.embedded_tokens,
+    ) == (2, 500, 7, 3, 500)
     answer = " ".join(f"Paris has {n} bridges." for n in range(4))
     report = Auditor(ServiceSettings().auditor_config(), index_cache=IndexCache()).audit(answer, [FILLER * 20 + answer])
     assert [c.decided_by for c in report.claims].count("budget") == 2

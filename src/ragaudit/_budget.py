@@ -2,8 +2,9 @@
 
 Requests within the documented limits can still be large (an answer of 100,000 characters holds
 over a thousand claims; sources reach 2,000,000 characters). Past these budgets an audit examines
-a bounded part (:attr:`ragaudit.config.Limits.checked_claims`, :attr:`~ragaudit.config.Limits.indexed_chars`)
-and the report's note names what was left out; nothing left out counts as support.
+a bounded part (:attr:`ragaudit.config.Limits.checked_claims`, :attr:`~ragaudit.config.Limits.indexed_chars`),
+and embeds a bounded number of texts and tokens (:class:`EmbeddingBudget`); the report's note
+names what was left out; nothing left out counts as support.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import bisect
 import math
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
@@ -139,3 +140,33 @@ def sources_note(examined: int, total: int) -> str:
         f"most words with the answer ({examined:,} characters) were examined; a claim supported only "
         "elsewhere is reported unsupported."
     )
+
+
+class EmbeddingBudget:
+    """Model tokens one request may embed (:attr:`ragaudit.config.Limits.embedded_tokens`; ``None``: no
+    bound), shared by the verifier and the checks: texts past it are compared by their words.
+
+    A text is paid for once per request, whether or not an earlier request left its vector cached,
+    so what fits does not depend on what was audited before.
+    """
+
+    def __init__(self, tokens: int | None = None) -> None:
+        self.left = tokens if tokens is not None else 1 << 62
+        self._paid: set[str] = set()
+
+    def admit(self, texts: Sequence[str], *, most: int | None = None) -> int:
+        """How many of ``texts``, from the first, fit in what is left (at most ``most`` tokens spent
+        here); their tokens are spent. A text already paid for in this request costs nothing."""
+        from ragaudit.embed import token_count  # the tokenizer loads only when something is embedded
+
+        cap = self.left if most is None else min(self.left, most)
+        for n, text in enumerate(texts):
+            if text in self._paid:
+                continue
+            cost = token_count(text)
+            if cost > cap:
+                return n
+            cap -= cost
+            self.left -= cost
+            self._paid.add(text)
+        return len(texts)

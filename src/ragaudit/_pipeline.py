@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ragaudit import checks
-from ragaudit._budget import NOT_CHECKED, claims_note, sources_note
+from ragaudit._budget import NOT_CHECKED, EmbeddingBudget, claims_note, sources_note
 from ragaudit._cache import IndexCache, shared_index_cache
 from ragaudit._hashing import request_hashes
 from ragaudit._text import question_keys
@@ -133,6 +133,7 @@ class Auditor:
         alignments = [align(c, index, presupposed=presupposed) for c in claims]
         t2 = time.perf_counter()
         calls: list[JudgeCall] = []
+        tokens = EmbeddingBudget(self.config.limits.embedded_tokens)
         context = JudgeContext(
             index=index,
             question=request.question,
@@ -140,6 +141,7 @@ class Auditor:
             answer=request.answer,
             calls=calls,
             embedded_texts=self.config.limits.embedding_budget(len(claims)),
+            embedded_tokens=tokens,
         )
         verdicts = self.judge.judge(alignments, context)
         t3 = time.perf_counter()
@@ -166,7 +168,7 @@ class Auditor:
         ]
         # A judge that reads meaning from words alone (offline:no-embeddings) makes the checks do so too.
         embeddings = getattr(self.judge, "embeddings", True)
-        outcome = checks.run_checks(request, seg, alignments, results, index, embeddings=embeddings)
+        outcome = checks.run_checks(request, seg, alignments, results, index, embeddings=embeddings, tokens=tokens)
         calibration = self.calibration
         if calibration is not None:
             outcome.claims = [

@@ -28,13 +28,16 @@ MAX_QUESTION_CHARS = 10_000
 MAX_ID_CHARS = 200
 MAX_CHECKED_CLAIMS = 64
 """Claims checked per request (a budget, not a refusal): later claims are reported unsupported, not checked."""
-MAX_INDEXED_CHARS = 64_000
+MAX_INDEXED_CHARS = 32_000
 """Source characters read per request (a budget): past it, the passages sharing most words with the answer."""
 SMALL_INDEX_UNITS = 24
 """An index of at most this many passages is embedded whole (``verify._ALL_UNITS``: a short request is read in full)."""
 MAX_EMBEDDED_TEXTS = 128
 """Texts the verifier embeds per request (a budget): its claims, then the passages nearest each."""
 EMBEDDED_PER_CLAIM = 12
+MAX_EMBEDDED_TOKENS = 2_048
+"""Tokens the verifier and the checks embed per request together (a budget): bounds the embedding of
+long claims and passages (RAGTruth answers embed 500 tokens at the median, under 1,900 at most)."""
 """Texts embedded per claim checked (a budget), besides a small index's passages (embedded whole)."""
 
 
@@ -62,6 +65,9 @@ class Limits:
     embedded_per_claim: int = EMBEDDED_PER_CLAIM
     """Budget: texts embedded per claim checked (plus up to 24 passages of a small index), so that a request
     with few claims embeds few texts whatever the size of its sources."""
+    embedded_tokens: int = MAX_EMBEDDED_TOKENS
+    """Budget: model tokens embedded per request, claims and passages together (the claims at most half);
+    past it, meaning is read from words."""
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

@@ -21,6 +21,8 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
+from ragaudit._textcache import text_cache
+
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 """The int8 ONNX export of all-MiniLM-L6-v2 this project was built and measured with."""
 DIMENSIONS = 384
@@ -107,7 +109,7 @@ class _Encoder:
                 else:
                     todo.setdefault(text, []).append(i)
         if todo:
-            pieces = [(text, ids) for text in todo for ids in self._pieces(text)]
+            pieces = [(text, ids) for text in todo for ids in _pieces(text)]
             # Similar lengths in one batch: less padding.
             order = sorted(range(len(pieces)), key=lambda k: len(pieces[k][1]))
             sums: dict[str, npt.NDArray[np.float32]] = {}
@@ -145,6 +147,17 @@ def _batches(pieces: list[tuple[str, list[int]]]) -> list[list[tuple[str, list[i
 @cache
 def _encoder() -> _Encoder:
     return _Encoder()
+
+
+@text_cache(max_chars=1_000_000, max_entries=4_096)
+def _pieces(text: str) -> list[list[int]]:
+    """:meth:`_Encoder._pieces`, kept for a while: a request's budget counts a text's tokens before it is embedded."""
+    return _encoder()._pieces(text)
+
+
+def token_count(text: str) -> int:
+    """Tokens the model runs for ``text`` (all its windows, [CLS]/[SEP] included): the cost of embedding it."""
+    return sum(map(len, _pieces(text)))
 
 
 def embed(texts: Sequence[str]) -> Vectors:

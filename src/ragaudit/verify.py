@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ragaudit._budget import EmbeddingBudget
 from ragaudit._certainty import closest_clause, concludes, keeps_hedge, plain_statement, withheld_cause
 from ragaudit._figures import FigurePool
 from ragaudit._mentions import counts_list, novel_literals, novel_name, refers_back
@@ -216,27 +217,28 @@ class Verifier:
         novelty: float,
         question: str | None = None,
         budget: int | None = None,
+        tokens: EmbeddingBudget | None = None,
     ) -> list[PairResult]:
-        """One :class:`PairResult` per alignment, in order (figures the question states count as given;
-        at most ``budget`` texts embedded, default :data:`EMBED_BUDGET`)."""
+        """One :class:`PairResult` per alignment, in order (figures the question states count as given; at most
+        ``budget`` texts embedded, default :data:`EMBED_BUDGET`, within ``tokens``, claims at most half of it)."""
         if not alignments:
             return []
-        budget = EMBED_BUDGET if budget is None else budget
+        budget, tokens = EMBED_BUDGET if budget is None else budget, tokens or EmbeddingBudget()
         claim_vectors = np.zeros((len(alignments), 384), dtype=np.float32)
-        n_claims = min(len(alignments), budget // 2) if self.embeddings else 0
-        claim_vectors[:n_claims] = embed([a.claim.text for a in alignments[:n_claims]])
-        budget -= n_claims
+        claim_texts = [a.claim.text for a in alignments[: budget // 2 if self.embeddings else 0]]
+        claim_texts = claim_texts[: tokens.admit(claim_texts, most=tokens.left // 2)]
+        claim_vectors[: len(claim_texts)] = embed(claim_texts)
+        budget -= len(claim_texts)
         embedded = np.zeros(len(index.units), dtype=bool)  # this request's units, whatever the index holds
-        if not self.embeddings:
-            pass
-        elif len(index.units) <= min(_ALL_UNITS, budget):
-            unit_vectors(index)
-            embedded[:] = True
-        else:
-            positions = _positions(index)
-            chosen = (positions[id(u)] for a in alignments for u in a.best if id(u) in positions)
-            ranked = (i for a in alignments for i in a.ranked[:_PER_CLAIM])
-            wanted = list(dict.fromkeys(itertools.chain(chosen, ranked)))[:budget]
+        if self.embeddings:
+            if len(index.units) <= min(_ALL_UNITS, budget):
+                wanted = list(range(len(index.units)))
+            else:
+                positions = _positions(index)
+                chosen = (positions[id(u)] for a in alignments for u in a.best if id(u) in positions)
+                ranked = (i for a in alignments for i in a.ranked[:_PER_CLAIM])
+                wanted = list(dict.fromkeys(itertools.chain(chosen, ranked)))[:budget]
+            wanted = wanted[: tokens.admit([index.units[i].text or " " for i in wanted])]
             unit_vectors(index, wanted)
             embedded[wanted] = True
         all_text = "\n".join(s.text for s in index.sources)

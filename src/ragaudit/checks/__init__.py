@@ -16,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ragaudit._budget import EmbeddingBudget
 from ragaudit.align import Alignment, SourceIndex
 from ragaudit.checks._abstention import check_abstention
 from ragaudit.checks._citations import check_citations
@@ -139,9 +140,11 @@ def run_checks(
     index: SourceIndex,
     *,
     embeddings: bool = True,
+    tokens: EmbeddingBudget | None = None,
 ) -> CheckOutcome:
-    """Run every check over one audited request (``embeddings=False``: meaning read from words alone)."""
-    evidence = claim_evidence(list(alignments), index, embeddings=embeddings)
+    """Run every check over one audited request (``embeddings=False``: meaning read from words alone;
+    ``tokens``: what is left of the request's embedding budget)."""
+    evidence = claim_evidence(list(alignments), index, embeddings=embeddings, tokens=tokens)
     amended = [
         _apply_synthesis(claim, alignment, ev, index, request.answer)
         for claim, alignment, ev in zip(claims, alignments, evidence, strict=True)

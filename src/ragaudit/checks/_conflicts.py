@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ragaudit._text import LIGHT_WORDS, STOPWORDS
+from ragaudit._textcache import text_cache
 from ragaudit.checks._support import ClaimEvidence, SourceSupport
 from ragaudit.models import ConflictSide, SourceConflict
 from ragaudit.segment import Segmentation
@@ -80,15 +81,22 @@ class Value:
     approx: bool = False
 
 
-def values(text: str, *, years: bool = False) -> list[Value]:
+def values(text: str, *, years: bool = False) -> tuple[Value, ...]:
     """The values ``text`` states, in order (bare years only when ``years``)."""
+    found = _values(text)
+    # A bare year is as often a document's date as the fact's: compared only on request.
+    return found if years else tuple(v for v in found if v.kind != "year")
+
+
+@text_cache(max_chars=4_000_000, max_entries=20_000)
+def _values(text: str) -> tuple[Value, ...]:
+    """Every value ``text`` states, bare years included, in order (read once per text: windows and
+    units are read again for each claim)."""
     slots = extract(text)
     out: list[Value] = []
     for q in slots.quantities:
         if q.dimension is None and q.raw.is_integer() and 1500 <= q.raw <= 2100:
-            # A bare year is as often a document's date as the fact's: compared only on request.
-            if years:
-                out.append(Value("year", q.raw, text=q.text, start=q.start))
+            out.append(Value("year", q.raw, text=q.text, start=q.start))
             continue
         if q.dimension is None and (
             q.raw < _PLAIN_MIN or _CODE_RE.match(text, q.start) or _after_letter(text, q.start)
@@ -109,7 +117,7 @@ def values(text: str, *, years: bool = False) -> list[Value]:
         out.extend(
             Value("clock", float(t), text=f"{t // 60:02d}:{t % 60:02d}", start=len(text)) for t in sorted(slots.times)
         )
-    return sorted(out, key=lambda v: v.start)
+    return tuple(sorted(out, key=lambda v: v.start))
 
 
 def same(a: Value, b: Value) -> bool:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ragaudit._budget import EmbeddingBudget
 from ragaudit._verifier_model import load_model
 from ragaudit.align import Alignment, SourceIndex
 from ragaudit.embed import embed
@@ -99,10 +100,12 @@ def source_windows(
     vector: np.ndarray,
     budget: list[int] | None = None,
     embedded: np.ndarray | None = None,
+    tokens: EmbeddingBudget | None = None,
 ) -> dict[str, Window]:
     """The best window of each source for the claim (one unit or two adjacent ones).
 
-    ``budget`` (a one-item list, spent in place) bounds the units embedded here; ``None``: no bound.
+    ``budget`` (a one-item list, spent in place) bounds the units embedded here; ``None``: no bound;
+    ``tokens`` bounds their tokens, shared with the rest of the request.
     ``embedded`` (a mask, filled in place) holds the units this request embedded: vectors earlier
     requests left on a shared index neither count nor spare the budget, so verdicts do not depend
     on what was audited before.
@@ -118,6 +121,8 @@ def source_windows(
         if budget is not None:
             todo = todo[: max(0, budget[0])]
             budget[0] -= len(todo)
+        if tokens is not None:
+            todo = todo[: tokens.admit([units[i].text or " " for i in todo])]
         vectors, _ = unit_vectors(index, todo)
         mine[todo] = True
         known = mine
@@ -158,13 +163,22 @@ def source_windows(
     return {sid: w for sid, (_, w) in best.items()}
 
 
-def claim_evidence(alignments: list[Alignment], index: SourceIndex, *, embeddings: bool = True) -> list[ClaimEvidence]:
-    """Per-source evidence for each claim, in order (``embeddings=False``: windows found by words alone)."""
+def claim_evidence(
+    alignments: list[Alignment],
+    index: SourceIndex,
+    *,
+    embeddings: bool = True,
+    tokens: EmbeddingBudget | None = None,
+) -> list[ClaimEvidence]:
+    """Per-source evidence for each claim, in order (``embeddings=False``: windows found by words alone;
+    ``tokens``: the request's embedding budget, shared with the verifier)."""
     if not alignments:
         return []
     model = load_model()
     vectors = np.zeros((len(alignments), 384), dtype=np.float32)
     embedded = min(len(alignments), EMBED_BUDGET // 2) if embeddings else 0
+    if tokens is not None:
+        embedded = tokens.admit([a.claim.text for a in alignments[:embedded]])
     vectors[:embedded] = embed([a.claim.text for a in alignments[:embedded]])
     budget = [EMBED_BUDGET - embedded]
     mine = np.zeros(len(index.units), dtype=bool)
@@ -172,7 +186,7 @@ def claim_evidence(alignments: list[Alignment], index: SourceIndex, *, embedding
     for alignment, vector in zip(alignments, vectors, strict=True):
         evidence = ClaimEvidence(alignment, extract(alignment.claim.text))
         claim_slots = evidence.slots
-        windows = source_windows(alignment, index, vector, budget, mine)
+        windows = source_windows(alignment, index, vector, budget, mine, tokens)
         cited = set(alignment.claim.citations)
         ranked = sorted(windows, key=lambda sid: -windows[sid].score)
         for sid in [sid for k, sid in enumerate(ranked) if k < SOURCES_COMPARED or sid in cited]:

@@ -116,13 +116,9 @@ def _per_index(index: SourceIndex) -> tuple[list[Record], _Texts, _Texts]:
     return cached
 
 
-def _unit_values(index: SourceIndex, i: int, *, record: bool = False) -> list[Value]:
-    """The values unit ``i`` (or record ``i``) states, years included, read once per index."""
-    memo: dict[tuple[bool, int], list[Value]] = index.__dict__.setdefault("_unit_values", {})
-    if (record, i) not in memo:
-        text = _per_index(index)[0][i].text if record else index.units[i].text
-        memo[record, i] = values(text, years=True)
-    return memo[record, i]
+def _unit_values(index: SourceIndex, i: int, *, record: bool = False) -> tuple[Value, ...]:
+    """The values unit ``i`` (or record ``i``) states, years included (:func:`values` caches them)."""
+    return values(_per_index(index)[0][i].text if record else index.units[i].text, years=True)
 
 
 def _mentions(context: str, record_texts: _Texts, *, first_word: bool = False) -> list[tuple[int, str]]:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
+from ragaudit._budget import EmbeddingBudget
 from ragaudit.align import Alignment, SourceIndex
 from ragaudit.errors import ConfigError
 from ragaudit.models import JudgeCall, Verdict
@@ -23,6 +24,8 @@ class JudgeContext:
     """LLM judges append a record of every call here; it goes into the report."""
     embedded_texts: int | None = None
     """Texts a judge may embed for this request (the budget of :class:`~ragaudit.config.Limits`); ``None``: its default."""
+    embedded_tokens: EmbeddingBudget | None = None
+    """Tokens this request may embed, shared with the checks; ``None``: no bound but ``embedded_texts``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -265,7 +265,9 @@ class OfflineJudge:
     def judge(self, alignments: list[Alignment], context: JudgeContext) -> list[Verdict]:
         """Label each aligned claim."""
         novelty = answer_novelty(alignments, context.index)
-        results = self.verifier.verify(alignments, context.index, novelty, context.question, context.embedded_texts)
+        results = self.verifier.verify(
+            alignments, context.index, novelty, context.question, context.embedded_texts, context.embedded_tokens
+        )
         return [self._verdict(a, r, context) for a, r in zip(alignments, results, strict=True)]
 
     def _verdict(self, alignment: Alignment, result: PairResult, context: JudgeContext) -> Verdict:

@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ragaudit._vocab import RiskLevel
-from ragaudit.config import EMBEDDED_PER_CLAIM, MAX_CHECKED_CLAIMS, MAX_EMBEDDED_TEXTS, MAX_INDEXED_CHARS
+from ragaudit.config import (
+    EMBEDDED_PER_CLAIM,
+    MAX_CHECKED_CLAIMS,
+    MAX_EMBEDDED_TEXTS,
+    MAX_EMBEDDED_TOKENS,
+    MAX_INDEXED_CHARS,
+)
 
 if TYPE_CHECKING:
     from ragaudit.config import AuditorConfig
@@ -45,6 +51,8 @@ class ServiceSettings(BaseSettings):
     """Budget: texts the verifier embeds per request (claims, then passages)."""
     embedded_per_claim: int = EMBEDDED_PER_CLAIM
     """Budget: texts embedded per claim checked, besides a small index's passages."""
+    embedded_tokens: int = MAX_EMBEDDED_TOKENS
+    """Budget: model tokens embedded per request, claims and passages together."""
     log_text: bool = False
     """Log answer and source text (off: logs carry ids, hashes, decisions and timings only)."""
     workers: int = 1
@@ -62,6 +70,7 @@ class ServiceSettings(BaseSettings):
             indexed_chars=self.indexed_chars,
             embedded_texts=self.embedded_texts,
             embedded_per_claim=self.embedded_per_claim,
+            embedded_tokens=self.embedded_tokens,
         )
         return AuditorConfig(judge=self.judge, policy=self.policy, risk_level=self.risk_level, limits=limits)
 
