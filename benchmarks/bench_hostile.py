@@ -3,13 +3,14 @@
     python benchmarks/bench_hostile.py [--judge offline] [--cases "words;words"] [--repeats 3] [--write]
 
 Each case is a request at the limits of SECURITY.md (answer 100,000 characters, sources 2,000,000
-characters, 500 sources), built to be hostile: thousands of claims, sources at the total limit,
-one sentence the size of the answer, dense citation markers, JSON sources wide or deeply nested,
-a table, one repeated word. Each is audited once by a warm auditor with its own index cache, in
-this process; the time is CPU time of the process (one core: the embedding model runs on one
-thread), so other load on the machine does not count. ``linear`` is the time a benign request of
-a tenth of the limits takes, scaled by size: a ratio over 1 grows faster than the input. numpy's
-BLAS runs on one thread unless ``OPENBLAS_NUM_THREADS`` says otherwise.
+characters, 500 sources, question 10,000 characters), built to be hostile: thousands of claims,
+sources at the total limit, one sentence the size of the answer, dense citation markers, JSON
+sources wide or deeply nested, a table, a question of hundreds of asks, one repeated word. Each is
+audited once by a warm auditor with its own index cache, in this process; the time is CPU time of
+the process (one core: the embedding model runs on one thread), so other load on the machine does
+not count. ``linear`` is the time a benign request of a tenth of the limits takes, scaled by size:
+a ratio over 1 grows faster than the input. numpy's BLAS runs on one thread unless
+``OPENBLAS_NUM_THREADS`` says otherwise.
 ``--repeats N`` runs the whole list N times, each in a fresh process (every cache cold again), and
 reports each case's median with the range: a shared VM's speed moves by a third between runs.
 ``--write`` puts the table into benchmarks/RESULTS.md (block ``hostile``).
@@ -42,10 +43,10 @@ from hostile_inputs import CASES, Request  # noqa: E402
 
 
 def size(request: Request) -> int:
-    """Characters of the answer and the sources."""
+    """Characters of the answer, the sources and the question."""
     texts = request["sources"]
     assert isinstance(texts, list)
-    return len(str(request["answer"])) + sum(len(s["text"]) for s in texts)
+    return len(str(request["answer"])) + sum(len(s["text"]) for s in texts) + len(str(request.get("question") or ""))
 
 
 def run(judge: str, names: list[str]) -> list[tuple[str, int, float, float, int, str]]:

@@ -6,7 +6,7 @@ import json
 import random
 from collections.abc import Callable
 
-from ragaudit.requests import MAX_ANSWER_CHARS, MAX_SOURCE_CHARS, MAX_SOURCES
+from ragaudit.requests import MAX_ANSWER_CHARS, MAX_QUESTION_CHARS, MAX_SOURCE_CHARS, MAX_SOURCES
 
 NAMES = ["Lakeside", "Norwood", "Halvard", "Brixton", "Okafor", "Meridian", "Castell", "Vantor", "Ellery", "Quinlan"]
 WORDS = [
@@ -125,6 +125,14 @@ CASES: dict[str, Callable[[], Request]] = {
     "table source": lambda: {
         "answer": "The Lakeside plant 7 opened in 1907 and has 49 staff. " * 50,
         "sources": [{"id": "1", "text": _table()}],
+    },
+    "question at the limit, hundreds of asks": lambda: {
+        "answer": prose(ANSWER, 99),
+        "sources": sources(MAX_SOURCE_CHARS, MAX_SOURCES),
+        "question": fit(
+            " ".join(f"When did the {n} plant open, and how many people does it employ?" for n in NAMES),
+            MAX_QUESTION_CHARS,
+        ),
     },
     "one word repeated": lambda: {
         "answer": fit("plant ", ANSWER),

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from hostile_inputs import BASELINE, CASES, prose
+from hostile_inputs import BASELINE, CASES, NAMES, prose
 from ragaudit import Auditor
 from ragaudit._budget import Focus, focus_ranges
 from ragaudit._cache import IndexCache
@@ -173,14 +173,18 @@ def test_the_embedding_budgets_bound_the_texts_the_verifier_embeds(monkeypatch: 
     assert _embedded(Limits(embedded_per_claim=1), monkeypatch) == 12 * 2 + 24
 
 
-def _tokens_embedded(limits: Limits, answer: str, sources: list[str], monkeypatch: pytest.MonkeyPatch) -> int:
-    """Model tokens of the distinct texts the verifier and the checks embed for one audit."""
+def _tokens_embedded(
+    limits: Limits, answer: str, sources: list[str], monkeypatch: pytest.MonkeyPatch, question: str | None = None
+) -> int:
+    """Model tokens of the distinct texts the verifier and every check embed for one audit."""
+    import ragaudit.checks._abstention
+    import ragaudit.checks._needs
     import ragaudit.checks._support
     import ragaudit.verify
     from ragaudit.embed import token_count
 
     seen: set[str] = set()
-    for module in (ragaudit.verify, ragaudit.checks._support):
+    for module in (ragaudit.verify, ragaudit.checks._support, ragaudit.checks._abstention, ragaudit.checks._needs):
         real = module.embed
 
         def counting(texts: list[str], real: object = real) -> object:
@@ -188,7 +192,7 @@ def _tokens_embedded(limits: Limits, answer: str, sources: list[str], monkeypatc
             return real(texts)  # type: ignore[operator]
 
         monkeypatch.setattr(module, "embed", counting)
-    Auditor(limits=limits, index_cache=IndexCache()).audit(answer, sources)
+    Auditor(limits=limits, index_cache=IndexCache()).audit(answer, sources, question)
     return sum(map(token_count, seen))
 
 
@@ -196,15 +200,33 @@ def test_the_token_budget_bounds_what_the_verifier_and_the_checks_embed(monkeypa
     # Long claims (one sentence of coordinated clauses) against long passages: the budget binds.
     sources = [prose(20_000, seed) for seed in range(3)]
     answer = prose(6_000, 1).replace(". ", ", and ")
-    unbounded = _tokens_embedded(Limits(embedded_tokens=10**6), answer, sources, monkeypatch)
-    assert unbounded > 2_000
+    # A question of many asks: the abstention check embeds asks, answer spans and passages too.
+    question = " ".join(f"When did the {name} plant open, and how many people work there?" for name in NAMES)
+    unbounded = _tokens_embedded(Limits(embedded_tokens=10**6), answer, sources, monkeypatch, question)
+    assert unbounded > 4_000
     for budget in (300, 1_000):
-        assert 0 < _tokens_embedded(Limits(embedded_tokens=budget), answer, sources, monkeypatch) <= budget
+        assert 0 < _tokens_embedded(Limits(embedded_tokens=budget), answer, sources, monkeypatch, question) <= budget
     # An ordinary answer stays well within the default: its report is the one an unbounded budget gives.
     answer, source = "The plant opened in 1990 and employs 300 people.", prose(3_000, 5)
-    default = Auditor(index_cache=IndexCache()).audit(answer, [source])
-    free = Auditor(limits=Limits(embedded_tokens=10**6), index_cache=IndexCache()).audit(answer, [source])
-    assert default.claims == free.claims
+    default = Auditor(index_cache=IndexCache()).audit(answer, [source], "When did the plant open?")
+    free = Auditor(limits=Limits(embedded_tokens=10**6), index_cache=IndexCache()).audit(
+        answer, [source], "When did the plant open?"
+    )
+    assert default.claims == free.claims and default.abstention == free.abstention
+
+
+def test_the_token_budget_passes_over_a_long_text_and_keeps_half_for_passages() -> None:
+    from ragaudit._budget import EmbeddingBudget
+    from ragaudit.embed import token_count
+
+    long, short = "word " * 400, "The plant opened in 1990."
+    tokens = EmbeddingBudget(2 * token_count(short) + 10)
+    # A text that does not fit is passed over; the shorter ones after it still fit.
+    assert tokens.admit([long, short, short]) == [1, 2]  # the repeat is paid once
+    assert tokens.left == token_count(short) + 10
+    claims = EmbeddingBudget(100)
+    assert claims.admit(["a " * 30, "b " * 30], claims=True) == [0]  # 32 tokens each: the second passes half
+    assert claims.admit(["a " * 30, "c " * 30]) == [0, 1]  # paid before: free; passages use the rest
 
 
 def test_service_settings_set_the_budgets(monkeypatch: pytest.MonkeyPatch) -> None:

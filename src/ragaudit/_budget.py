@@ -151,22 +151,28 @@ class EmbeddingBudget:
     """
 
     def __init__(self, tokens: int | None = None) -> None:
-        self.left = tokens if tokens is not None else 1 << 62
+        self.total = tokens if tokens is not None else 1 << 62
+        self.left = self.total
+        self._claims = 0
+        """Tokens spent on claims: at most half the budget, so passages always have room."""
         self._paid: set[str] = set()
 
-    def admit(self, texts: Sequence[str], *, most: int | None = None) -> int:
-        """How many of ``texts``, from the first, fit in what is left (at most ``most`` tokens spent
-        here); their tokens are spent. A text already paid for in this request costs nothing."""
+    def admit(self, texts: Sequence[str], *, claims: bool = False) -> list[int]:
+        """Positions of the ``texts`` that fit in what is left, in order; their tokens are spent. A text
+        that does not fit is passed over (a shorter one after it may still fit); one already paid
+        for in this request costs nothing; ``claims`` spend at most half of the whole budget."""
         from ragaudit.embed import token_count  # the tokenizer loads only when something is embedded
 
-        cap = self.left if most is None else min(self.left, most)
+        cap = min(self.left, self.total // 2 - self._claims) if claims else self.left
+        admitted: list[int] = []
         for n, text in enumerate(texts):
-            if text in self._paid:
-                continue
-            cost = token_count(text)
-            if cost > cap:
-                return n
-            cap -= cost
-            self.left -= cost
-            self._paid.add(text)
-        return len(texts)
+            if text not in self._paid:
+                cost = token_count(text)
+                if cost > cap:
+                    continue
+                cap -= cost
+                self.left -= cost
+                self._claims += cost if claims else 0
+                self._paid.add(text)
+            admitted.append(n)
+        return admitted

@@ -35,10 +35,11 @@ SMALL_INDEX_UNITS = 24
 MAX_EMBEDDED_TEXTS = 128
 """Texts the verifier embeds per request (a budget): its claims, then the passages nearest each."""
 EMBEDDED_PER_CLAIM = 12
-MAX_EMBEDDED_TOKENS = 2_048
-"""Tokens the verifier and the checks embed per request together (a budget): bounds the embedding of
-long claims and passages (RAGTruth answers embed 500 tokens at the median, under 1,900 at most)."""
 """Texts embedded per claim checked (a budget), besides a small index's passages (embedded whole)."""
+MAX_EMBEDDED_TOKENS = 2_048
+"""Tokens the verifier and the checks embed per request together (a budget, the claims at most half):
+bounds the embedding of long claims and passages (RAGTruth answers embed 500 tokens at the median,
+under 1,900 at most)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -226,9 +226,9 @@ class Verifier:
         budget, tokens = EMBED_BUDGET if budget is None else budget, tokens or EmbeddingBudget()
         claim_vectors = np.zeros((len(alignments), 384), dtype=np.float32)
         claim_texts = [a.claim.text for a in alignments[: budget // 2 if self.embeddings else 0]]
-        claim_texts = claim_texts[: tokens.admit(claim_texts, most=tokens.left // 2)]
-        claim_vectors[: len(claim_texts)] = embed(claim_texts)
-        budget -= len(claim_texts)
+        admitted = tokens.admit(claim_texts, claims=True)
+        claim_vectors[admitted] = embed([claim_texts[i] for i in admitted])
+        budget -= len(admitted)
         embedded = np.zeros(len(index.units), dtype=bool)  # this request's units, whatever the index holds
         if self.embeddings:
             if len(index.units) <= min(_ALL_UNITS, budget):
@@ -238,7 +238,7 @@ class Verifier:
                 chosen = (positions[id(u)] for a in alignments for u in a.best if id(u) in positions)
                 ranked = (i for a in alignments for i in a.ranked[:_PER_CLAIM])
                 wanted = list(dict.fromkeys(itertools.chain(chosen, ranked)))[:budget]
-            wanted = wanted[: tokens.admit([index.units[i].text or " " for i in wanted])]
+            wanted = [wanted[k] for k in tokens.admit([index.units[i].text or " " for i in wanted])]
             unit_vectors(index, wanted)
             embedded[wanted] = True
         all_text = "\n".join(s.text for s in index.sources)

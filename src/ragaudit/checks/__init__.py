@@ -183,7 +183,9 @@ def run_checks(
     abstention: AbstentionCheck | None = None
     invented: set[str] = set()
     if request.question:
-        abstention, filled = check_abstention(request, segmentation, amended, index, evidence, embeddings=embeddings)
+        abstention, filled = check_abstention(
+            request, segmentation, amended, index, evidence, embeddings=embeddings, tokens=tokens
+        )
         invented = set(filled)
         for i, claim in enumerate(amended):
             if claim.id in invented and claim.status != "unsupported":

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ragaudit._budget import EmbeddingBudget
 from ragaudit._text import LIGHT_WORDS, analyze
 from ragaudit.align import SourceIndex
 from ragaudit.checks._needs import Need, need_relevance, split_needs
@@ -78,11 +79,19 @@ def abstention_spans(answer: str, segmentation: Segmentation) -> list[tuple[int,
     return sorted(spans)
 
 
+def _prefixes(index: SourceIndex) -> set[str]:
+    """The five-letter prefixes of the sources' words, once per index (not once per ask)."""
+    found: set[str] | None = index.__dict__.get("_prefixes")
+    if found is None:
+        found = index.__dict__["_prefixes"] = {k[:5] for k in index.vocabulary if len(k) >= 5}
+    return found
+
+
 def _missing_words(need: Need, index: SourceIndex, subject: frozenset[str]) -> list[str]:
     """Words of the ask's own (not its subject) that no source has, as written."""
     own = {k for k in need.keys if k not in subject and k not in LIGHT_WORDS and not k.startswith(("#", "@"))}
     # "probation" and "probationary", "hire" and "hired" meet on a five-letter prefix.
-    prefixes = {k[:5] for k in index.vocabulary if len(k) >= 5}
+    prefixes = _prefixes(index)
     missing = [k for k in own if k not in index.vocabulary and not (len(k) >= 5 and k[:5] in prefixes)]
     shown = [need.text[t.start : t.end] for t in analyze(need.text) if t.key in missing]
     return list(dict.fromkeys(shown))
@@ -118,8 +127,10 @@ def find_gaps(
     evidence: Sequence[ClaimEvidence] | None = None,
     *,
     embeddings: bool = True,
+    tokens: EmbeddingBudget | None = None,
 ) -> tuple[list[Gap], bool]:
-    """The question's unanswered asks, and whether the answer abstains anywhere."""
+    """The question's unanswered asks, and whether the answer abstains anywhere (``tokens``: what is
+    left of the request's embedding budget; a text past it is read from its words)."""
     assert request.question is not None
     needs = split_needs(request.question)
     if not needs:
@@ -127,13 +138,17 @@ def find_gaps(
     subject = frozenset.intersection(*(n.keys for n in needs)) if len(needs) > 1 else frozenset()
     spans = abstention_spans(request.answer, segmentation)
 
-    def vectors(texts: list[str]) -> np.ndarray:
+    def vectors(texts: list[str], *, claims: bool = False) -> np.ndarray:
         # Without embeddings, meaning is read from the words (the fit below and the missing words).
-        return embed(texts) if texts and embeddings else np.zeros((len(texts), 384), dtype=np.float32)
+        out = np.zeros((len(texts), 384), dtype=np.float32)
+        if texts and embeddings:
+            admitted = tokens.admit(texts, claims=claims) if tokens is not None else list(range(len(texts)))
+            out[admitted] = embed([texts[i] for i in admitted])
+        return out
 
     need_vectors = vectors([n.text for n in needs])
     span_vectors = vectors([request.answer[a:b] for a, b in spans])
-    claim_vectors = vectors([c.text for c in claims])
+    claim_vectors = vectors([c.text for c in claims], claims=True)
     span_sims = span_vectors @ need_vectors.T
     claim_sims = claim_vectors @ need_vectors.T
     # Each abstention goes to the ask it is closest to, in meaning and in the ask's own words.
@@ -149,7 +164,9 @@ def find_gaps(
         ]
     ).reshape(len(spans), len(needs))
     assigned = {int(fit[i].argmax()) for i in range(len(spans))}
-    pool = [q for s in request.sources for q in extract(s.text).quantities]
+    # The figures of what the audit read (past the reading budget the rest is blanked), not of every
+    # source as sent: 2,000,000 characters read again for a question's sake.
+    pool = [q for s in index.sources for q in extract(s.text).quantities]
     gaps: list[Gap] = []
     for j, need in enumerate(needs):
         acknowledged = j in assigned
@@ -167,7 +184,7 @@ def find_gaps(
             and not any(a <= c.start < b for a, b in spans)
             and not _REFERRAL_RE.search(c.text)
         ]
-        relevance = need_relevance(need, index, subject, embeddings=embeddings)
+        relevance = need_relevance(need, index, subject, embeddings=embeddings, tokens=tokens)
         own = {k for k in need.keys - subject if k not in LIGHT_WORDS and not k.startswith(("#", "@"))}
         unanswered = len(missing) >= MISSING_SHARE * max(1, len(own)) or not relevance.years_found
         # Invented: not supported, and either the ask is beyond the sources, or no source window is
@@ -212,9 +229,10 @@ def check_abstention(
     evidence: Sequence[ClaimEvidence] | None = None,
     *,
     embeddings: bool = True,
+    tokens: EmbeddingBudget | None = None,
 ) -> tuple[AbstentionCheck, list[str]]:
     """The abstention finding, and the ids of claims that answer an unanswerable ask."""
-    gaps, abstained = find_gaps(request, segmentation, claims, index, evidence, embeddings=embeddings)
+    gaps, abstained = find_gaps(request, segmentation, claims, index, evidence, embeddings=embeddings, tokens=tokens)
     if not gaps:
         return (
             AbstentionCheck(

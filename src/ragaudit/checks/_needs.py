@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ragaudit._budget import EmbeddingBudget
 from ragaudit._text import LIGHT_WORDS, STOPWORDS, analyze
 from ragaudit.align import SourceIndex
 from ragaudit.checks._support import candidate_units
@@ -159,20 +160,29 @@ def _has_target(text: str, target: str) -> bool:
 
 
 def need_relevance(
-    need: Need, index: SourceIndex, subject: frozenset[str] = frozenset(), *, embeddings: bool = True
+    need: Need,
+    index: SourceIndex,
+    subject: frozenset[str] = frozenset(),
+    *,
+    embeddings: bool = True,
+    tokens: EmbeddingBudget | None = None,
 ) -> Relevance:
     """How well the sources of ``index`` answer ``need`` (``subject``: keys shared by every ask;
-    ``embeddings=False``: by its words alone)."""
+    ``embeddings=False``: by its words alone; ``tokens``: the request's embedding budget, past which
+    a passage is read by its words)."""
     if not index.units:
         return Relevance(0.0, 0.0, False, False, None, "")
     own = [k for k in need.keys if k not in subject and k not in LIGHT_WORDS] or [
         k for k in need.keys if k not in LIGHT_WORDS
     ]
     positions = candidate_units(dict.fromkeys(need.keys, 1.0), index) or [0]
-    if embeddings:
-        sims = unit_vectors(index, positions)[0][positions] @ embed([need.text])[0]
-    else:
-        sims = np.zeros(len(positions), dtype=np.float32)
+    sims = np.zeros(len(positions), dtype=np.float32)
+    if embeddings and (tokens is None or tokens.admit([need.text])):
+        texts = [index.units[i].text or " " for i in positions]
+        chosen = tokens.admit(texts) if tokens is not None else list(range(len(positions)))
+        # Only the passages embedded for this request count: vectors an earlier one left do not.
+        rows = [positions[k] for k in chosen]
+        sims[chosen] = unit_vectors(index, rows)[0][rows] @ embed([need.text])[0]
     units = [index.units[i] for i in positions]
     covers = np.array([sum(1 for k in own if k in u.keys) / max(1, len(own)) for u in units])
     score = 0.5 * sims + 0.5 * covers

@@ -117,12 +117,11 @@ def source_windows(
     wanted = sorted({j for i in chosen_units for j in (i, i + 1) if j < len(units)})
     mine = np.zeros(len(units), dtype=bool) if embedded is None else embedded
     if vector.any():
-        todo = [i for i in wanted if not mine[i]]
+        todo = [i for i in wanted if not mine[i]][: None if budget is None else max(0, budget[0])]
+        if tokens is not None:  # the texts budget is charged for what the token budget lets through
+            todo = [todo[k] for k in tokens.admit([units[i].text or " " for i in todo])]
         if budget is not None:
-            todo = todo[: max(0, budget[0])]
             budget[0] -= len(todo)
-        if tokens is not None:
-            todo = todo[: tokens.admit([units[i].text or " " for i in todo])]
         vectors, _ = unit_vectors(index, todo)
         mine[todo] = True
         known = mine
@@ -176,11 +175,10 @@ def claim_evidence(
         return []
     model = load_model()
     vectors = np.zeros((len(alignments), 384), dtype=np.float32)
-    embedded = min(len(alignments), EMBED_BUDGET // 2) if embeddings else 0
-    if tokens is not None:
-        embedded = tokens.admit([a.claim.text for a in alignments[:embedded]])
-    vectors[:embedded] = embed([a.claim.text for a in alignments[:embedded]])
-    budget = [EMBED_BUDGET - embedded]
+    texts = [a.claim.text for a in alignments[: EMBED_BUDGET // 2 if embeddings else 0]]
+    admitted = tokens.admit(texts, claims=True) if tokens is not None else list(range(len(texts)))
+    vectors[admitted] = embed([texts[i] for i in admitted])
+    budget = [EMBED_BUDGET - len(admitted)]
     mine = np.zeros(len(index.units), dtype=bool)
     out: list[ClaimEvidence] = []
     for alignment, vector in zip(alignments, vectors, strict=True):
