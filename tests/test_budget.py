@@ -136,6 +136,7 @@ def test_text_caches_are_bounded_by_the_characters_they_keep(monkeypatch: pytest
 
 def _embedded(limits: Limits, monkeypatch: pytest.MonkeyPatch) -> int:
     """Texts the verifier embeds for 12 claims against some 200 passages (over a small index's 24)."""
+    import ragaudit._windows
     import ragaudit.verify
 
     seen: list[str] = []
@@ -153,7 +154,8 @@ def _embedded(limits: Limits, monkeypatch: pytest.MonkeyPatch) -> int:
         finally:
             verifying[0] = False
 
-    monkeypatch.setattr(ragaudit.verify, "embed", counting)
+    monkeypatch.setattr(ragaudit.verify, "embed", counting)  # the claims
+    monkeypatch.setattr(ragaudit._windows, "embed", counting)  # the passages
     monkeypatch.setattr(ragaudit.verify.Verifier, "verify", verifier)
     sources = [prose(6_000, seed) for seed in range(3)]  # distinct sentences: each claim has its own neighbours
     answer = " ".join(sources[k % 3].split(". ")[k] + "." for k in range(12))
@@ -177,6 +179,7 @@ def _tokens_embedded(
     limits: Limits, answer: str, sources: list[str], monkeypatch: pytest.MonkeyPatch, question: str | None = None
 ) -> int:
     """Model tokens of the distinct texts the verifier and every check embed for one audit."""
+    import ragaudit._windows
     import ragaudit.checks._abstention
     import ragaudit.checks._needs
     import ragaudit.checks._support
@@ -184,7 +187,8 @@ def _tokens_embedded(
     from ragaudit.embed import token_count
 
     seen: set[str] = set()
-    for module in (ragaudit.verify, ragaudit.checks._support, ragaudit.checks._abstention, ragaudit.checks._needs):
+    modules = (ragaudit.verify, ragaudit._windows, ragaudit.checks._support, ragaudit.checks._abstention)
+    for module in (*modules, ragaudit.checks._needs):
         real = module.embed
 
         def counting(texts: list[str], real: object = real) -> object:

@@ -8,10 +8,12 @@ modality, causal link or added detail.
 from __future__ import annotations
 
 import hashlib
+import json
 
 import pytest
 
 import ragaudit
+from ragaudit import Auditor
 from ragaudit.embed import MAX_TOKENS, MODEL_SHA256, _encoder, embed
 from ragaudit.matching import quantity_supported
 from ragaudit.slots import extract
@@ -227,3 +229,30 @@ def test_faithful_roles_quantifiers_and_hedges_stay_supported(answer: str, sourc
 def test_a_date_a_whole_month_after_a_stated_one_is_worked_out(day: str, label: str) -> None:
     source = "Invoices are dated 10 September. Payment is due one month after the invoice date."
     assert ragaudit.audit(f"Payment is due one month after the invoice date, on {day}.", [source]).label == label
+
+
+def test_a_claim_combining_fields_of_a_json_record_is_read_against_those_fields_together() -> None:
+    # Rider, team, year and time sit in four fields of one record, never two adjacent ones alone.
+    record = {
+        "event": "Ardenne Classic",
+        "distance_km": 212.4,
+        "course_records": {
+            "elite_men": {"rider": "Piet Van Damme", "team": "Lotto Ridge", "time": "4:51:12", "year": 2018},
+            "elite_women": {"rider": "Sanne Kuipers", "team": "Veloce", "time": "3:58:40", "year": 2021},
+            "junior": {"rider": "Timo Laukkanen", "team": "Nordic U19", "time": "3:12:05", "year": 2023},
+        },
+        "elevation_gain_m": 3650,
+        "start_town": "Spa",
+        "cutoff_hours": 8,
+    }
+    source = json.dumps(record, indent=2)
+    auditor = Auditor()
+    told = auditor.audit(
+        "Sanne Kuipers of Veloce holds the women's record, set in 2021 at just under four hours.", [source]
+    )
+    assert [c.status for c in told.claims] == ["supported"]
+    # The same claim with a year no field gives is not supported by that record.
+    moved = auditor.audit(
+        "Sanne Kuipers of Veloce holds the women's record, set in 2019 at just under four hours.", [source]
+    )
+    assert [c.status for c in moved.claims] != ["supported"]

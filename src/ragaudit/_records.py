@@ -56,3 +56,24 @@ def field_number_clash(alignment: Alignment, index: SourceIndex) -> tuple[Unit, 
         return None
     field = unit.text.strip().split(":", 1)[0]
     return unit, f"'{figures[0][1:]}' where the record's {field} is {value[1:]}"
+
+
+def record_cover(alignment: Alignment, index: SourceIndex, candidates: list[int], most: int = 6) -> tuple[int, ...]:
+    """Fields of one JSON record that together hold the claim's terms, by position, greedily (each
+    adds the most weight not yet held; at most ``most``); empty when the best candidate is no field."""
+    leaves = [i for i in dict.fromkeys(candidates) if index.units[i].leaf]
+    if not leaves:
+        return ()
+    source = index.units[leaves[0]].source_id
+    pool = [i for i in leaves if index.units[i].source_id == source]
+    chosen: list[int] = []
+    held: set[str] = set()
+    while len(chosen) < most:
+        gains = [(sum(w for k, w in alignment.weights.items() if k in index.units[i].keys - held), -i) for i in pool]
+        gain, best = max(gains, default=(0.0, 0))
+        if gain <= 0:
+            break
+        chosen.append(-best)
+        pool.remove(-best)
+        held |= index.units[-best].keys
+    return tuple(sorted(chosen))

@@ -25,7 +25,7 @@ from ragaudit.slots import Slots, extract
 
 
 class Window(Protocol):
-    """What the features read of an evidence window (``verify.Window``)."""
+    """What the features read of an evidence window (``_windows.Window``)."""
 
     @property
     def text(self) -> str: ...

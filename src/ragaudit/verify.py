@@ -35,7 +35,8 @@ from ragaudit._scope import quantifiers_clash, restricted, table_exception
 from ragaudit._slot_data import MONEY, Quantity
 from ragaudit._text import LIGHT_WORDS
 from ragaudit._verifier_model import VerifierModel, claim_features, load_model
-from ragaudit.align import Alignment, SourceIndex, Unit
+from ragaudit._windows import Window, _positions, candidate_windows, unit_vectors
+from ragaudit.align import Alignment, SourceIndex
 from ragaudit.embed import embed
 from ragaudit.matching import (
     Mismatch,
@@ -51,28 +52,6 @@ from ragaudit.matching import (
     unsupported_figures,
 )
 from ragaudit.slots import Slots, extract
-
-
-@dataclass(frozen=True, slots=True)
-class Window:
-    """A stretch of one source (one unit or two adjacent ones) compared with a claim."""
-
-    source_id: str
-    start: int
-    end: int
-    text: str
-    units: tuple[Unit, ...]
-    similarity: float
-    """Cosine of the claim's and the window's embeddings."""
-    coverage: float
-    """Rarity-weighted share of the claim's terms the window holds."""
-    word_coverage: float = 0.0
-    """The same share over words only: figures are what the slots compare, not what makes a window relevant."""
-
-    @property
-    def score(self) -> float:
-        """How much the window is about the claim."""
-        return 0.5 * self.similarity + 0.5 * self.coverage
 
 
 @dataclass(slots=True)
@@ -99,98 +78,6 @@ _ALL_UNITS = 24
 """Indexes up to this many units are embedded whole; larger ones only where the words point."""
 _PER_CLAIM = 6
 """Units embedded per claim in a larger index: its best lexical candidates (embedding is most of the cost)."""
-
-
-def unit_vectors(index: SourceIndex, wanted: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Embeddings of the units of ``index`` (``wanted`` ones, else all) and a mask of those known.
-
-    Vectors are kept on the index, so each unit is embedded once however many claims ask.
-    """
-    store = index.__dict__.setdefault("_vectors", np.zeros((len(index.units), 384), dtype=np.float32))
-    known = index.__dict__.setdefault("_known", np.zeros(len(index.units), dtype=bool))
-    todo = [i for i in (range(len(index.units)) if wanted is None else wanted) if not known[i]]
-    if todo:
-        store[todo] = embed([index.units[i].text or " " for i in todo])
-        known[todo] = True
-    return store, known
-
-
-def _coverage(keys: frozenset[str] | set[str], alignment: Alignment, *, words_only: bool = False) -> float:
-    weights = {k: w for k, w in alignment.weights.items() if not (words_only and k[:1] in "#@")}
-    total = sum(weights.values()) or 1.0
-    return sum(w for k, w in weights.items() if k in keys) / total
-
-
-def _positions(index: SourceIndex) -> dict[int, int]:
-    """Each unit's position in the index, built once per index (not once per claim)."""
-    found = index.__dict__.get("_positions")
-    if found is None:
-        found = {id(u): i for i, u in enumerate(index.units)}
-        index.__dict__["_positions"] = found
-    return found
-
-
-def candidate_windows(
-    alignment: Alignment,
-    index: SourceIndex,
-    claim_vector: np.ndarray,
-    k: int = 4,
-    embedded: np.ndarray | None = None,
-) -> list[Window]:
-    """Windows about the claim, best first: lexical and semantic neighbours and their pairs (``embedded``:
-    the units this request embedded; vectors earlier requests left on a shared index must not count)."""
-    if not index.units:
-        return []
-    vectors, known = index.__dict__.get("_vectors"), index.__dict__.get("_known")
-    positions = _positions(index)
-    chosen: list[int] = [positions[id(u)] for u in alignment.best if id(u) in positions]
-    if vectors is None or known is None or not claim_vector.any():
-        vectors = np.zeros((len(index.units), 384), dtype=np.float32)
-        known = np.zeros(len(index.units), dtype=bool)
-    elif embedded is not None:
-        known = known & embedded
-    sims = np.where(known, vectors @ claim_vector, -1.0)
-    for i in np.argsort(-sims)[:k]:
-        if known[int(i)] and int(i) not in chosen:
-            chosen.append(int(i))
-    windows: list[Window] = []
-    seen: set[tuple[int, int]] = set()
-    for i in chosen:
-        spans = [(i, i)]
-        for j in (i - 1, i + 1):
-            if 0 <= j < len(index.units) and index.units[j].source_id == index.units[i].source_id:
-                spans.append((min(i, j), max(i, j)))
-        for a, b in spans:
-            if (a, b) in seen:
-                continue
-            seen.add((a, b))
-            units = tuple(index.units[a : b + 1])
-            keys: set[str] = set().union(*(u.keys for u in units))
-            if known[a : b + 1].all() and claim_vector.any():
-                vector = vectors[a : b + 1].sum(axis=0)
-                similarity = float(vector @ claim_vector / max(float(np.linalg.norm(vector)), 1e-9))
-            else:
-                # Not embedded (over the request's budget): meaning is read from the words alone.
-                similarity = _coverage(
-                    set().union(*(u.keys for u in index.units[a : b + 1])), alignment, words_only=True
-                )
-            source = index.by_id[units[0].source_id].text
-            start, end = units[0].start, units[-1].end
-            windows.append(
-                Window(
-                    units[0].source_id,
-                    start,
-                    end,
-                    source[start:end],
-                    units,
-                    similarity,
-                    _coverage(keys, alignment),
-                    _coverage(keys, alignment, words_only=True),
-                )
-            )
-    # A pair must earn its place: it wins only when it covers clearly more than its better half.
-    windows.sort(key=lambda w: (-(w.score - 0.04 * (len(w.units) - 1)), w.start))
-    return windows
 
 
 class Verifier:
@@ -281,6 +168,9 @@ class Verifier:
             w for w in windows[:4] if w.similarity >= model.about_similarity or w.word_coverage >= model.about_coverage
         ]
         feats = claim_features(alignment, index, claim, windows, about, pool, all_text, novelty, given)
+        # Only the model reads a record's scattered fields; the detectors read contiguous text.
+        windows, about = [w for w in windows if not w.record] or windows, [w for w in about if not w.record]
+        best = windows[0]
         # Without the learned model, the claim's uncovered weighted share stands in for its probability.
         p = model.probability(feats) if self.learned else 1.0 - feats["lex_best"]
         for window in about[:2] if self.detectors else ():

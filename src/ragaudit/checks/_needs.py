@@ -16,11 +16,11 @@ import numpy as np
 
 from ragaudit._budget import EmbeddingBudget
 from ragaudit._text import LIGHT_WORDS, STOPWORDS, analyze
+from ragaudit._windows import unit_vectors
 from ragaudit.align import SourceIndex
 from ragaudit.checks._support import candidate_units
 from ragaudit.embed import embed
 from ragaudit.slots import extract
-from ragaudit.verify import unit_vectors
 
 _ASK = (
     r"(?:what|what's|whats|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|"

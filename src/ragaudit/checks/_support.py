@@ -14,11 +14,11 @@ import numpy as np
 
 from ragaudit._budget import EmbeddingBudget
 from ragaudit._verifier_model import load_model
+from ragaudit._windows import Window, unit_vectors
 from ragaudit.align import Alignment, SourceIndex
 from ragaudit.embed import embed
 from ragaudit.matching import Mismatch, compare
 from ragaudit.slots import Slots, extract
-from ragaudit.verify import Window, unit_vectors
 
 MAX_UNITS = 400
 """Requests with more source units than this compare only each claim's lexical candidates …"""

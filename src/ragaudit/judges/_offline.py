@@ -21,11 +21,12 @@ from ragaudit._records import field_number_clash
 from ragaudit._slot_data import UNIT_WORDS
 from ragaudit._text import ANTONYMS, CERTAINTY, LIGHT_WORDS, Term, analyze, is_year, name_keys, stem
 from ragaudit._verifier_model import load_model as load_verifier
+from ragaudit._windows import Window
 from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.errors import ConfigError
 from ragaudit.judges._base import JudgeContext, JudgePrompt, register_judge
 from ragaudit.models import Evidence, EvidenceRelation, Verdict
-from ragaudit.verify import PairResult, Verifier, Window
+from ragaudit.verify import PairResult, Verifier
 
 
 @dataclass(frozen=True, slots=True)
