@@ -30,7 +30,7 @@ SOURCES_COMPARED = 16
 """Per claim, the sources whose best windows are read slot by slot: the best this many (as many as
 the conflict check compares), and every source the claim cites (a request may have 500 sources;
 each comparison reads its window's slots)."""
-EMBED_BUDGET = 64
+EMBED_BUDGET = 32
 """Texts the checks embed per request beyond those already embedded (claims first, at most half):
 past it, a window's meaning is read from its words, as in the verifier."""
 
