@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ragaudit._hashing import rules_digest, sha256
+from ragaudit._hours import hours_clash
 from ragaudit._records import field_number_clash
 from ragaudit._slot_data import UNIT_WORDS
 from ragaudit._text import ANTONYMS, CERTAINTY, LIGHT_WORDS, Term, analyze, is_year, name_keys, stem
@@ -295,21 +296,26 @@ class OfflineJudge:
                 evidence=evidence,
                 decided_by=f"rule:{c.kind}",
             )
-        clash = field_number_clash(alignment, index) if result.status != "contradicted" else None
-        if clash is not None:
-            unit, detail = clash
-            quote = index.by_id[unit.source_id].text[unit.start : unit.end]
-            return Verdict(
-                status="contradicted",
-                confidence=round(max(0.75, result.probability), 3),
-                explanation=f"Matches {found} in {unit.source_id}, but states {detail} (record field).",
-                evidence=[
-                    Evidence(
-                        source_id=unit.source_id, start=unit.start, end=unit.end, quote=quote, relation="contradicts"
-                    )
-                ],
-                decided_by="rule:record number",
-            )
+        for rule, read in (("record number", field_number_clash), ("hours", _hours_clash)):
+            clash = read(alignment, index) if result.status != "contradicted" else None
+            if clash is not None:
+                unit, detail = clash
+                quote = index.by_id[unit.source_id].text[unit.start : unit.end]
+                return Verdict(
+                    status="contradicted",
+                    confidence=round(max(0.75, result.probability), 3),
+                    explanation=f"Matches {found} in {unit.source_id}, but states {detail} (record field).",
+                    evidence=[
+                        Evidence(
+                            source_id=unit.source_id,
+                            start=unit.start,
+                            end=unit.end,
+                            quote=quote,
+                            relation="contradicts",
+                        )
+                    ],
+                    decided_by=f"rule:{rule}",
+                )
         agreeing = record_agreement(alignment) if result.signal == "model" and result.status != "supported" else None
         if agreeing is not None:
             # "does not accept reservations" where the record sets "RestaurantsReservations" to false:
@@ -404,6 +410,10 @@ def _evidence(index: SourceIndex, window: Window, relation: EvidenceRelation) ->
     return Evidence(
         source_id=window.source_id, start=window.start, end=window.end, quote=window.text, relation=relation
     )
+
+
+def _hours_clash(alignment: Alignment, index: SourceIndex) -> tuple[Unit, str] | None:
+    return hours_clash(alignment.claim.text, index)
 
 
 def _matched_words(alignment: Alignment) -> str:
