@@ -20,7 +20,7 @@ from ragaudit.embed import embed
 
 @dataclass(frozen=True, slots=True)
 class Window:
-    """A stretch of one source (one unit or two adjacent ones) compared with a claim."""
+    """A stretch of one source compared with a claim: one unit, two adjacent ones, or fields of one record."""
 
     source_id: str
     start: int
@@ -62,7 +62,7 @@ def _coverage(keys: frozenset[str] | set[str], alignment: Alignment, *, words_on
     return sum(w for k, w in weights.items() if k in keys) / total
 
 
-def _positions(index: SourceIndex) -> dict[int, int]:
+def unit_positions(index: SourceIndex) -> dict[int, int]:
     """Each unit's position in the index, built once per index (not once per claim)."""
     found = index.__dict__.get("_positions")
     if found is None:
@@ -83,7 +83,7 @@ def candidate_windows(
     if not index.units:
         return []
     vectors, known = index.__dict__.get("_vectors"), index.__dict__.get("_known")
-    positions = _positions(index)
+    positions = unit_positions(index)
     chosen: list[int] = [positions[id(u)] for u in alignment.best if id(u) in positions]
     if vectors is None or known is None or not claim_vector.any():
         vectors = np.zeros((len(index.units), 384), dtype=np.float32)

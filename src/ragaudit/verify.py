@@ -35,7 +35,7 @@ from ragaudit._scope import quantifiers_clash, restricted, table_exception
 from ragaudit._slot_data import MONEY, Quantity
 from ragaudit._text import LIGHT_WORDS
 from ragaudit._verifier_model import VerifierModel, claim_features, load_model
-from ragaudit._windows import Window, _positions, candidate_windows, unit_vectors
+from ragaudit._windows import Window, candidate_windows, unit_positions, unit_vectors
 from ragaudit.align import Alignment, SourceIndex
 from ragaudit.embed import embed
 from ragaudit.matching import (
@@ -121,7 +121,7 @@ class Verifier:
             if len(index.units) <= min(_ALL_UNITS, budget):
                 wanted = list(range(len(index.units)))
             else:
-                positions = _positions(index)
+                positions = unit_positions(index)
                 chosen = (positions[id(u)] for a in alignments for u in a.best if id(u) in positions)
                 ranked = (i for a in alignments for i in a.ranked[:_PER_CLAIM])
                 wanted = list(dict.fromkeys(itertools.chain(chosen, ranked)))[:budget]

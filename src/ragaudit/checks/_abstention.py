@@ -142,7 +142,7 @@ def find_gaps(
         # Without embeddings, meaning is read from the words (the fit below and the missing words).
         out = np.zeros((len(texts), 384), dtype=np.float32)
         if texts and embeddings:
-            admitted = tokens.admit(texts, claims=claims) if tokens is not None else list(range(len(texts)))
+            admitted = (tokens or EmbeddingBudget()).admit(texts, claims=claims)
             out[admitted] = embed([texts[i] for i in admitted])
         return out
 

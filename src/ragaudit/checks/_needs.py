@@ -177,9 +177,9 @@ def need_relevance(
     ]
     positions = candidate_units(dict.fromkeys(need.keys, 1.0), index) or [0]
     sims = np.zeros(len(positions), dtype=np.float32)
-    if embeddings and (tokens is None or tokens.admit([need.text])):
-        texts = [index.units[i].text or " " for i in positions]
-        chosen = tokens.admit(texts) if tokens is not None else list(range(len(positions)))
+    tokens = tokens or EmbeddingBudget()
+    if embeddings and tokens.admit([need.text]):
+        chosen = tokens.admit([index.units[i].text or " " for i in positions])
         # Only the passages embedded for this request count: vectors an earlier one left do not.
         rows = [positions[k] for k in chosen]
         sims[chosen] = unit_vectors(index, rows)[0][rows] @ embed([need.text])[0]

@@ -175,8 +175,9 @@ def claim_evidence(
         return []
     model = load_model()
     vectors = np.zeros((len(alignments), 384), dtype=np.float32)
+    tokens = tokens or EmbeddingBudget()
     texts = [a.claim.text for a in alignments[: EMBED_BUDGET // 2 if embeddings else 0]]
-    admitted = tokens.admit(texts, claims=True) if tokens is not None else list(range(len(texts)))
+    admitted = tokens.admit(texts, claims=True)
     vectors[admitted] = embed([texts[i] for i in admitted])
     budget = [EMBED_BUDGET - len(admitted)]
     mine = np.zeros(len(index.units), dtype=bool)
