@@ -300,40 +300,22 @@ class OfflineJudge:
             clash = read(alignment, index) if result.status != "contradicted" else None
             if clash is not None:
                 unit, detail = clash
-                quote = index.by_id[unit.source_id].text[unit.start : unit.end]
                 return Verdict(
                     status="contradicted",
                     confidence=round(max(0.75, result.probability), 3),
                     explanation=f"Matches {found} in {unit.source_id}, but states {detail} (record field).",
-                    evidence=[
-                        Evidence(
-                            source_id=unit.source_id,
-                            start=unit.start,
-                            end=unit.end,
-                            quote=quote,
-                            relation="contradicts",
-                        )
-                    ],
+                    evidence=[_unit_evidence(index, unit, "contradicts")],
                     decided_by=f"rule:{rule}",
                 )
         agreeing = record_agreement(alignment) if result.signal == "model" and result.status != "supported" else None
         if agreeing is not None:
             # "does not accept reservations" where the record sets "RestaurantsReservations" to false:
             # the claim denies what the record denies, in other words than the field's name.
-            quote = index.by_id[agreeing.source_id].text[agreeing.start : agreeing.end]
             return Verdict(
                 status="supported",
                 confidence=round(max(0.6, 1.0 - result.probability), 3),
                 explanation=f"The record sets {_show(agreeing.cues.negated_heads)} to false, as the claim says.",
-                evidence=[
-                    Evidence(
-                        source_id=agreeing.source_id,
-                        start=agreeing.start,
-                        end=agreeing.end,
-                        quote=quote,
-                        relation="supports",
-                    )
-                ],
+                evidence=[_unit_evidence(index, agreeing, "supports")],
                 decided_by="rule:record field",
             )
         best = result.windows[0] if result.windows else None
@@ -404,6 +386,11 @@ class OfflineJudge:
 
 
 _RULE_KINDS = frozenset({"antonym", "unit"})
+
+
+def _unit_evidence(index: SourceIndex, unit: Unit, relation: EvidenceRelation) -> Evidence:
+    quote = index.by_id[unit.source_id].text[unit.start : unit.end]
+    return Evidence(source_id=unit.source_id, start=unit.start, end=unit.end, quote=quote, relation=relation)
 
 
 def _evidence(index: SourceIndex, window: Window, relation: EvidenceRelation) -> Evidence:
