@@ -45,6 +45,8 @@ def _clash(claim: str) -> str | None:
         "The clinic runs a late session from 5 pm to 7 pm on Thursdays.",  # no opening hours named
         "Daily check-ups take from 9 am to 10 am.",
         "It is closed on Mondays and open from 9 am to 1 pm on Saturdays.",  # closing: left to the rest
+        # Each clause gives its own days their own hours.
+        "It is open from 8:30 am to 5 pm Tuesday to Wednesday, and from 9 am to 1 pm on Saturdays.",
     ],
 )
 def test_hours_the_record_gives_or_does_not_speak_of_raise_no_clash(claim: str) -> None:
@@ -58,6 +60,7 @@ def test_hours_the_record_gives_or_does_not_speak_of_raise_no_clash(claim: str) 
         ("It is open from 9 am to 5 pm on Saturdays.", "Saturday"),
         ("Its opening hours are 8:30-17:00 every day of the week.", "Thursday"),
         ("On weekends it is open from 9 am to 1 pm.", "Sunday"),
+        ("It is open from 8:30 am to 5 pm Tuesday to Friday, and from 9 am to 1 pm on Saturdays.", "Thursday"),
     ],
 )
 def test_hours_the_record_gives_otherwise_clash_on_the_first_day_that_differs(claim: str, day: str) -> None:

@@ -4,8 +4,8 @@
 every other day as 9:0-18:0: the days and times are slots like any figure, but they sit in a week
 the claim writes as a range ("Tuesday to Thursday", "daily", "weekends") and the record as one
 field per day, so no single field states or denies the claim. Read only where the claim speaks of
-opening (open / operates / hours) at one range of times; a claim with several ranges, or about
-closing, is left to the other checks, and so is a day the record gives as "0:0-0:0".
+opening (open / operates / hours), each clause at one range of times; a clause with several
+ranges, a claim about closing, and a day the record gives as "0:0-0:0" are left to the other checks.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ _CLOCK = r"(\d{1,2})(?::(\d{1,2}))?(?:\s?([ap])\.?\s?m\b\.?)?"
 """A time: hour, minutes, half of the day (one space at most before "am": no run of blanks is read twice)."""
 _SPAN_RE = re.compile(rf"{_CLOCK}\s*(?:-|–|to|until|till)\s*{_CLOCK}", re.IGNORECASE)
 _OPENING_RE = re.compile(r"\b(?:open|opens|opening|operates?|operating|hours)\b", re.IGNORECASE)
+_CLAUSE_RE = re.compile(r";\s*|,\s*(?:and|but|while)\s+")
 _CLOSED_RE = re.compile(r"\bclosed?\b", re.IGNORECASE)
 _FIELD_RE = re.compile(rf'"{_DAY}"\s*:\s*"(\d{{1,2}}):(\d{{1,2}})\s*-\s*(\d{{1,2}}):(\d{{1,2}})"', re.IGNORECASE)
 
@@ -78,17 +79,25 @@ def hours_clash(claim_text: str, index: SourceIndex) -> tuple[Unit, str] | None:
     """The first day the claim gives opening times for that the record's hours contradict, with what
     to say of it; None when the claim states no opening times (or the record no hours)."""
     hours = _record_hours(index)
-    spans = list(_SPAN_RE.finditer(claim_text))
-    if not hours or len(spans) != 1 or _CLOSED_RE.search(claim_text) or not _OPENING_RE.search(claim_text):
+    if not hours or _CLOSED_RE.search(claim_text) or not _OPENING_RE.search(claim_text):
         return None  # "daily specials", "happy hour runs from 4 to 6", "closed on Mondays": not opening hours
+    # "9 am to 6 pm Monday through Friday, and 10 am to 4 pm on Saturdays": each clause its own hours.
+    return next(filter(None, (_clause_clash(part, hours) for part in _CLAUSE_RE.split(claim_text))), None)
+
+
+def _clause_clash(clause: str, hours: Hours) -> tuple[Unit, str] | None:
+    """:func:`hours_clash` for one clause that gives one range of times."""
+    spans = list(_SPAN_RE.finditer(clause))
+    if len(spans) != 1:
+        return None
     m = spans[0]
-    if _NAMED_RE.search(claim_text, 0, m.start()) and _NAMED_RE.search(claim_text, m.end()):
+    if _NAMED_RE.search(clause, 0, m.start()) and _NAMED_RE.search(clause, m.end()):
         return None  # days on both sides of the times: which hours go with which days is not said
     opens, closes = _minute(m[1], m[2], m[3]), _minute(m[4], m[5], m[6])
     if opens is None or closes is None:
         return None
     told = (opens, closes % 1440)
-    for day in _days(claim_text):
+    for day in _days(clause):
         if day not in hours or hours[day][:2] == (0, 0):
             continue  # no field for that day, or "0:0-0:0" (closed, or open all day: not said)
         start, end, unit = hours[day]
