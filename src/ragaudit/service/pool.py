@@ -9,7 +9,11 @@ Each process is its own one-process executor and the requests wait here, in the 
 that the next one a process takes can be chosen (``_dispatch``): a request goes where its sources
 were indexed last when such a process is free, and no process idles while a request waits. One
 shared queue instead spreads consecutive answers about the same passages over every process, and
-each then builds the same source index and embeds the same windows again. A worker that dies
+each then builds the same source index and embeds the same windows again. When two processes do
+take answers about the same passages at once (a client sending them one after another), they split
+the embedding of those passages through a table of vectors in shared memory (``_shared_vectors``):
+each claims the texts of its next model run, skips those the other claimed, and reads them after
+(embedding is most of an audit's cost). A worker that dies
 (killed, out of memory) fails only the audit it was running; its process is replaced and that audit
 is retried once.
 """
@@ -17,7 +21,9 @@ is retried once.
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
+import multiprocessing.context
 import os
 import threading
 from collections.abc import Callable, Hashable, Sequence
@@ -27,26 +33,41 @@ from functools import partial
 from typing import Any, TypeVar
 
 from ragaudit._cache import shared_index_cache
+from ragaudit._shared_vectors import Handle, SharedVectors
 from ragaudit.batch import default_workers
 from ragaudit.config import AuditorConfig
+from ragaudit.embed import share_vectors
 from ragaudit.kernel import worker_auditor
 from ragaudit.models import AuditRequest, ClaimType, Report, RiskLevel
 from ragaudit.service._dispatch import Scheduler, Waiting
 
 T = TypeVar("T")
+logger = logging.getLogger(__name__)
 
 _config = AuditorConfig()
 
 
-def _init_worker(config: AuditorConfig, index_cache_chars: int | None) -> None:
+def _init_worker(config: AuditorConfig, index_cache_chars: int | None, vectors: Handle | None) -> None:
     global _config
     _config = config
+    if vectors is not None:
+        share_vectors(SharedVectors.attach(vectors))
     if index_cache_chars is not None:  # this process's one source-index cache, bounded as configured
         shared_index_cache().max_chars = index_cache_chars
     # The common case is built, and its models loaded, before the first request reaches this process.
     worker_auditor(config).audit(
         {"answer": "The plant opened in 2012.", "sources": [{"id": "1", "text": "The plant opened in 2012."}]}
     )
+
+
+def _shared_table(context: multiprocessing.context.SpawnContext) -> SharedVectors | None:
+    """The vectors the pool's processes share, or ``None`` where shared memory cannot be had (each then
+    embeds alone)."""
+    try:
+        return SharedVectors.create(context)
+    except OSError as exc:
+        logger.warning("audit processes embed alone: no shared memory for their vectors (%s)", exc)
+        return None
 
 
 def request_config(
@@ -96,17 +117,22 @@ class AuditPool:
         self.scheduler = Scheduler(max(0, self.processes))
         self._executors: list[ProcessPoolExecutor | None] = [None] * max(0, self.processes)
         self._lock = threading.Lock()
+        self._vectors: SharedVectors | None = None
 
     def _executor(self, slot: int) -> ProcessPoolExecutor:
         with self._lock:
             executor = self._executors[slot]
             if executor is None:
                 # spawn, not fork: the server process has threads (event loop helpers, DB pool) by now
+                context = multiprocessing.get_context("spawn")
+                if self._vectors is None and self.processes > 1:
+                    self._vectors = _shared_table(context)
+                handle = self._vectors.handle if self._vectors is not None else None
                 executor = self._executors[slot] = ProcessPoolExecutor(
                     1,
-                    mp_context=multiprocessing.get_context("spawn"),
+                    mp_context=context,
                     initializer=_init_worker,
-                    initargs=(self.config, self.index_cache_chars),
+                    initargs=(self.config, self.index_cache_chars, handle),
                 )
             return executor
 
@@ -244,3 +270,7 @@ class AuditPool:
         for executor in executors:
             if executor is not None:
                 executor.shutdown(wait=True, cancel_futures=True)
+        with self._lock:
+            vectors, self._vectors = self._vectors, None
+        if vectors is not None:
+            vectors.unlink()
