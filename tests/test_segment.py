@@ -168,3 +168,18 @@ def test_a_note_that_the_sources_differ_is_no_claim() -> None:
 )
 def test_an_answer_particle_alone_is_no_claim_but_a_short_statement_is(answer: str, claims: list[str]) -> None:
     assert [c.text for c in segment(answer).claims] == claims
+
+
+def test_a_numbered_clause_after_a_full_stop_starts_a_sentence() -> None:
+    text = "The lease is consolidated in 2024. 4.1 The tenant shall pay rent monthly. 4.2 Rent is due on the 1st."
+    assert [c.text for c in segment(text).claims] == [
+        "The lease is consolidated in 2024.",
+        "4.1 The tenant shall pay rent monthly.",
+        "4.2 Rent is due on the 1st.",
+    ]
+
+
+@pytest.mark.parametrize("unit", ["m²", "km²", "ft³"])
+def test_a_superscript_after_a_unit_is_no_citation(unit: str) -> None:
+    claims = segment(f"The plot covers 450 {unit} and the house 120 {unit}, by the survey.").claims
+    assert len(claims) == 1 and not claims[0].citations

@@ -65,10 +65,56 @@ def supported(claim: str, source: str, given: str = "") -> bool:
         ("14 µg of lead", [("14 µg", "mass")]),
         ("as Passage 2 says", []),
         ("the one to check", []),
+        ("uploads of about 20 Mbps", [("20 Mbps", "data_rate")]),
+        ("half a gigabit per second", [("half a gigabit per second", "data_rate")]),
+        ("a latency of 30 milliseconds", [("30 milliseconds", "time")]),
+        ("a hold of 4,500 cubic metres", [("4,500 cubic metres", "volume")]),
+        ("cruising at 14 nautical miles an hour", [("14 nautical miles an hour", "speed")]),
+        ("a gap of a quarter of an inch", [("quarter of an inch", "length")]),
+        ("three-quarters of an hour", [("three-quarters of an hour", "time")]),
+        ("two and a half man-hours", [("two and a half man-hours", "labour")]),
+        ("bake at 200 degree C", [("200 degree C", "temperature_c")]),
+        ("a 4G or 5G signal", [("4", None), ("5", None)]),
+        ("5 GB a month", [("5 GB", "data"), ("a month", "time")]),
     ],
 )
 def test_figures_are_read_with_their_units(text: str, expected: list[tuple[str, str | None]]) -> None:
     assert figures(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("a top speed of 9.26 m/s", "a service speed of 18 knots"),
+        ("half a gigabit per second", "500 Mbps on average"),
+        ("a crack over a quarter of an inch", "cracks longer than 6.35 mm"),
+        ("the tank holds 2.5 million litres", "a tank of 2,500 m³"),
+        ("wait three-quarters of an hour", "wait at least 45 minutes"),
+    ],
+)
+def test_a_figure_converted_to_another_unit_is_the_same_figure(claim: str, source: str) -> None:
+    assert supported(claim, source)
+    assert compare(extract(claim), extract(source), []) == []
+
+
+def test_bytes_and_bits_are_different_units() -> None:
+    found = compare(extract("downloads of up to 300 MB/s"), extract("downloads of up to 300 Mb/s"), [])
+    assert [m.kind for m in found] == ["unit"]
+
+
+def test_a_bare_count_of_other_things_does_not_excuse_a_figure_the_window_gives_otherwise() -> None:
+    # "at least 8 visits" elsewhere states no "8 days"; the window about the notice says 14 days.
+    window = extract("Tenants must give not less than 14 days' notice in writing.")
+    pool = extract("Inspectors make at least 8 visits a year.").quantities
+    found = compare(extract("Tenants must give at least 8 days' notice in writing."), window, pool)
+    assert [m.kind for m in found] == ["number"]
+
+
+def test_a_window_figure_another_claim_figure_states_is_accounted_for() -> None:
+    # The window's "six years" are the lease's; the claim's "3 years" (the break clause) is not compared with them.
+    window = extract("The lease runs for six years, with a break clause the tenant may use.")
+    claim = extract("The lease runs for six years, with a break clause after 3 years.")
+    assert compare(claim, window, []) == []
 
 
 def test_the_same_number_in_another_unit_clashes() -> None:

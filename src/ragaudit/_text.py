@@ -33,6 +33,13 @@ CERTAINTY = frozenset(_WORDS["certainty"])
 
 _NUMBER_WORDS: dict[str, int] = _WORDS["number_words"]
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "k": 1e3, "m": 1e6, "bn": 1e9}
+_MONEY_ONLY_SCALES = frozenset({"k", "m"})
+"""Scale letters only after a sum of money ("£3m", "$40k"): "272 m long" is metres, "a 10k run" kilometres."""
+
+
+def _after_currency(text: str, start: int) -> bool:
+    """Whether the number at ``start`` is a sum of money (a currency sign before it)."""
+    return text[start : start + 1] == "$" or text[max(0, start - 1) : start] in ("£", "€", "$", "¥")
 _MONTHS = {
     m: i + 1
     for i, m in enumerate(
@@ -188,7 +195,13 @@ def _analyze(text: str) -> tuple[Term, ...]:
             pending_scale = terms[-1] if not raw.endswith("%") else None
             continue
         lower = raw.lower()
-        if lower in _SCALES and pending_scale is not None and terms and terms[-1] is pending_scale:
+        if (
+            lower in _SCALES
+            and pending_scale is not None
+            and terms
+            and terms[-1] is pending_scale
+            and (lower not in _MONEY_ONLY_SCALES or _after_currency(text, pending_scale.start))
+        ):
             # "1.5 million" → one number term covering both words.
             value = float(pending_scale.key[1:]) * _SCALES[lower]
             terms[-1] = Term(_fmt_number(value), "num", pending_scale.start, end)

@@ -135,13 +135,15 @@ def quantity_supported(
     times: set[int] | frozenset[int] = frozenset(),
     operands: Sequence[Quantity] = (),
     doubling: bool = True,
+    same_dimension: bool = False,
 ) -> bool:
     """Whether a stated quantity matches (or follows from) one in ``pool`` (or a clock hour in ``times``).
 
     ``operands`` are figures a derivation may also start from but that never match by themselves
     (the question's, the claim's own others: "0.6 × 55 = 33"). ``doubling=False``: a figure twice
     or half a stated one is not derived (nothing said speaks of a total, a multiple or a share: "up
-    to 10 further days" does not follow from "5 days").
+    to 10 further days" does not follow from "5 days"). ``same_dimension``: a figure with a unit is matched
+    only by one in the same unit's dimension, not by a bare number ("12 transits" states no "12 hours").
     """
     operands = [o for o in operands if o is not q and (o.start, o.end, o.text) != (q.start, q.end, q.text)]
     if (
@@ -157,7 +159,8 @@ def quantity_supported(
             return True  # "a month" for 30 days
         if q.dimension and p.dimension and q.dimension == p.dimension and _close(q.value, p.value, q.approx):
             return True
-        if (q.dimension is None or p.dimension is None) and _close(q.raw, p.raw, q.approx):
+        bare = q.dimension is None or (p.dimension is None and not same_dimension)
+        if bare and _close(q.raw, p.raw, q.approx):
             return True
     if not allow_derived:
         return False
@@ -287,12 +290,22 @@ def compare(
             quantity_supported(
                 q, window.quantities, times=times, operands=known, doubling=claim.aggregates or window.aggregates
             )
-            or quantity_supported(q, sources_pool, allow_derived=False)
+            # Stated elsewhere in the same dimension (synthesis checks look at where it came from); a bare
+            # number elsewhere does not excuse a figure that differs from the window's own.
+            or quantity_supported(q, sources_pool, allow_derived=False, same_dimension=True)
         ),
         given,
     ):
         year = _year_like(q)
-        stated = [p for p in window.quantities if not p.frequency_word and not _in_date(p, window.dates)]
+        # A window figure another of the claim's figures states is accounted for ("after seven years in
+        # prison, married for 10 years": the window's seven years are the prison's, not the marriage's).
+        stated = [
+            p
+            for p in window.quantities
+            if not p.frequency_word
+            and not _in_date(p, window.dates)
+            and not any(o is not q and _same_figure(o, p) for o in claim_figures)
+        ]
         same_dim = [p for p in stated if p.dimension == q.dimension and _year_like(p) == year]
         # The same number in another unit: "51.2 mph" where the source has "51.2 km/h".
         other = [p for p in stated if p.raw == q.raw and p.dimension and p.dimension != q.dimension]
@@ -312,6 +325,11 @@ def compare(
     if claim.times and window.times and not claim.times & window.times:
         found.append(Mismatch("time", "a different time of day than the source"))
     return found
+
+
+def _same_figure(a: Quantity, b: Quantity) -> bool:
+    """Whether figure ``a`` states ``b``, in the same dimension (or both bare)."""
+    return a.dimension == b.dimension and _close(a.value, b.value, a.approx)
 
 
 _DAY = 86_400.0

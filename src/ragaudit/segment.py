@@ -11,6 +11,7 @@ abstentions are returned separately for the abstention check.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -31,7 +32,7 @@ _CITATION_RE = re.compile(
   | \((?P<paren>(?>(?:according\ to\ )?(?:source|passage|document|doc|ref)s?\s*+\d{{1,6}}+
         (?:\s*+(?:,|;|–|-|and|&)\s*+(?:(?:source|passage|document|doc)s?\s*+)?\d{{1,6}}+)*+))\)  # (Source 2)
   | \^(?P<caret>\d{{1,6}}+(?:,\d{{1,6}}+)*+)(?!\d)                                   # ^2
-  | (?P<sup>[¹²³⁴⁵⁶⁷⁸⁹⁰]++)                                              # superscript digits
+  | (?<![\d\s]m)(?<![kcmd]m)(?<!ft)(?P<sup>[¹²³⁴⁵⁶⁷⁸⁹⁰]++)               # superscript digits, not "m²", "km²", "ft³"
   | (?<=[a-z0-9][.,)])(?P<foot>\d{{1,2}})(?=\s|$)                          # footnote: "tall.2 It", "1990.3"
     """,
     re.VERBOSE | re.IGNORECASE,
@@ -215,6 +216,9 @@ def classify_claim(text: str) -> ClaimType:
 
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 _ABBREVIATION_PIECE_RE = re.compile(r"\s*(?:\d{1,3}[.)]|[a-zA-Z][.)]|[A-Z][a-z]{0,3}\.)\s*")
+# A numbered clause after a full stop starts a sentence ("… by the Authority. 7.2 The master shall …"):
+# blingfire keeps a sentence going when the next word is a number.
+_CLAUSE_NUMBER_RE = re.compile(r"(?<=[.;:])\s+(?=(?:\d{1,3}(?:\.\d{1,3})+|\(\d{1,3}\)|\d{1,3}\.)\s+[A-Z(])")
 
 
 def sentence_spans(text: str, base: int = 0) -> list[tuple[int, int]]:
@@ -229,6 +233,7 @@ def sentence_spans(text: str, base: int = 0) -> list[tuple[int, int]]:
         # blingfire needs UTF-8; a lone surrogate (valid in a Python str) becomes U+FFFD, one
         # code point for one, so offsets are unchanged.
         _, offsets = blingfire.text_to_sentences_and_offsets(_SURROGATE_RE.sub("\ufffd", line.group()))
+        offsets = [piece for s, e in offsets for piece in _clause_pieces(line.group(), s, e)]
         merged: list[tuple[int, int]] = []
         for s, e in offsets:
             if merged and _ABBREVIATION_PIECE_RE.fullmatch(line.group()[merged[-1][0] : merged[-1][1]]):
@@ -237,6 +242,13 @@ def sentence_spans(text: str, base: int = 0) -> list[tuple[int, int]]:
                 merged.append((s, e))
         spans.extend((base + line.start() + s, base + line.start() + e) for s, e in merged)
     return spans
+
+
+def _clause_pieces(line: str, start: int, end: int) -> list[tuple[int, int]]:
+    """``line[start:end]`` cut before each numbered clause it runs into."""
+    cuts = [m.end() for m in _CLAUSE_NUMBER_RE.finditer(line, start, end)]
+    bounds = [start, *cuts, end]
+    return [(a, b) for a, b in itertools.pairwise(bounds) if line[a:b].strip()]
 
 
 def _trim(answer: str, start: int, end: int) -> tuple[int, int]:

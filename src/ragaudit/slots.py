@@ -160,13 +160,25 @@ def _read_names(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots
     flush()
 
 
+_FRACTIONS = frozenset({"half", "quarter", "three-quarters", "three-quarter"})
+_BYTE_RATES = {"kb/s": "kilobytes per second", "mb/s": "megabytes per second", "gb/s": "gigabytes per second"}
+_PER = ("per", "a", "an")
+_COMPOUND = {"length": "speed", "data": "data_rate"}
+"""Dimensions that, per second, minute or hour, make another ("18 nautical miles an hour" is 18 knots;
+"5 GB a month" stays an allowance)."""
+
+
 def _unit_at(tokens: list[tuple[str, str, int, int]], j: int) -> tuple[str | None, int]:
     """The unit starting at token ``j`` (and how many tokens it takes)."""
     if j >= len(tokens):
         return None, 0
     first = tokens[j][1].lower()
+    if first == "g" and tokens[j][1] == "G":
+        return None, 0  # "5G", "4G": a network generation, never grams (written "g")
     if j + 2 < len(tokens) and tokens[j + 1][1] == "/":
         pair = f"{first}/{tokens[j + 2][1].lower()}"
+        if tokens[j][1].endswith("B") and pair in _BYTE_RATES:
+            return _BYTE_RATES[pair], 3  # "MB/s" is bytes, "Mb/s" bits
         if pair in lex.UNITS:
             return pair, 3
         if first in lex.UNITS and tokens[j + 2][0] == "word":
@@ -250,7 +262,7 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
                 prv_word = tokens[i - 1][1].lower() if i else ""
                 if nxt_word not in ("a", "an", "of", "the", "its", "their") and prv_word not in ("a", "and", "one"):
                     value = None
-            if lower in ("a", "an") and (i == 0 or tokens[i - 1][1].lower() not in ("half", "quarter")):
+            if lower in ("a", "an") and (i == 0 or tokens[i - 1][1].lower() not in _FRACTIONS):
                 # "an hour", "a day": a unit with an article counts as one.
                 article_unit, _ = _unit_at(tokens, i + 1)
                 if article_unit and lex.UNITS[article_unit][0] == "time":
@@ -286,7 +298,7 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
             slots.years.add(int(value))
         if (
             j + 3 < n
-            and lower not in ("half", "quarter")
+            and lower not in _FRACTIONS
             and [t[1].lower() for t in tokens[j : j + 3]] == ["and", "a", "half"]
             and _unit_at(tokens, j + 3)[0]
         ):
@@ -307,9 +319,11 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
             unit, width = hyphen_unit, 0
         if unit is None and j < n and tokens[j][1].lower() in ("of", "a", "an", "per") and j + 1 < n:
             # "half of an hour", "an hour and a half" is read from the unit before.
-            nxt, w2 = _unit_at(tokens, j + 1)
-            if nxt and lex.UNITS.get(nxt, ("", 0))[0] == "time" and lower in ("half", "quarter"):
-                unit, width = nxt, w2 + 1
+            # "a quarter of an inch", "half a litre": the fraction of the unit after it.
+            skip = 2 if j + 2 < n and tokens[j + 1][1].lower() in ("a", "an") else 1
+            nxt, w2 = _unit_at(tokens, j + skip)
+            if nxt and lower in _FRACTIONS and not nxt.startswith("/"):
+                unit, width = nxt, w2 + skip
         if unit is None and j + 1 < n and tokens[j][1].lower() in ("per", "a", "an", "each", "every"):
             per_unit, per_width = _unit_at(tokens, j + 1)
             if per_unit and lex.UNITS[per_unit][0] == "time":
@@ -323,9 +337,20 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
             per_unit, per_width = _unit_at(tokens, j + 2)
             if per_unit and lex.UNITS[per_unit][0] == "time":
                 unit, width = f"/{per_unit}", per_width + 2
+        per_time = 1.0
+        if unit and not unit.startswith("/") and lex.UNITS[unit][0] in _COMPOUND:
+            k = j + width
+            if k + 1 < n and tokens[k][1].lower() in _PER:
+                over, over_width = _unit_at(tokens, k + 1)
+                if over and not over.startswith("/") and lex.UNITS[over][0] == "time" and lex.UNITS[over][1] <= 3600:
+                    per_time, width = lex.UNITS[over][1], width + 1 + over_width
         dimension = None
         base = value
-        if currency:
+        if per_time != 1.0 and unit:
+            dimension = _COMPOUND[lex.UNITS[unit][0]]
+            # bytes are counted in bits in a data rate
+            base = value * lex.UNITS[unit][1] * (8 if dimension == "data_rate" else 1) / per_time
+        elif currency:
             dimension, factor = lex.UNITS[currency]
             base = value * factor
         elif unit and unit.startswith("/"):
