@@ -117,6 +117,20 @@ def test_a_window_figure_another_claim_figure_states_is_accounted_for() -> None:
     assert compare(claim, window, []) == []
 
 
+def test_the_windows_number_for_the_same_thing_in_another_unit_is_a_unit_error() -> None:
+    # "£4.50" might be worked out from the window's other figures (£6 less 25%), but the window gives 4.5 for
+    # the same thing ("a 4.5% arrangement fee"): a careful reader sees the unit changed.
+    claim = "Each mortgage carries a £4.50 arrangement fee."
+    window = "Fixed for 2 years at 0% for the first month, then 25% off the standard rate; a 4.5% arrangement fee (minimum £6)."
+    found = compare(extract(claim), extract(window), [], texts=(claim, window))
+    assert [m.kind for m in found] == ["unit"]
+    assert compare(extract(claim), extract(window), []) == []  # without the texts: derived, as before
+
+
+def test_a_zero_percent_leaves_no_figure_derived_from_itself() -> None:
+    assert not supported("a fee of £2.50", "0% interest for 6 months, then a 2.5% fee")
+
+
 def test_the_same_number_in_another_unit_clashes() -> None:
     found = compare(extract("averaging 51.2 mph"), extract("average speed 51.2 km/h; 2. Fjordline at 14 s"), [])
     assert [m.kind for m in found] == ["unit"]

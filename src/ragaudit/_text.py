@@ -40,6 +40,8 @@ _MONEY_ONLY_SCALES = frozenset({"k", "m"})
 def _after_currency(text: str, start: int) -> bool:
     """Whether the number at ``start`` is a sum of money (a currency sign before it)."""
     return text[start : start + 1] == "$" or text[max(0, start - 1) : start] in ("£", "€", "$", "¥")
+
+
 _MONTHS = {
     m: i + 1
     for i, m in enumerate(

@@ -8,10 +8,11 @@ derivation, and a fixed number of clauses per window.
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, combinations
@@ -19,7 +20,7 @@ from itertools import chain, combinations
 from ragaudit._certainty import modality_clash as modality_clash
 from ragaudit._figures import FigurePool, first, leading, reach, within
 from ragaudit._slot_data import CAUSAL, CAUSAL_IDIOMS, CAUSAL_PHRASES, INSTRUMENTAL_VERBS
-from ragaudit._text import stem
+from ragaudit._text import LIGHT_WORDS, analyze, stem
 from ragaudit.slots import MAX_CHARS, Date, Quantity, Slots, extract
 
 MAX_SLOTS = 64
@@ -108,7 +109,8 @@ def _derived(
     for a in every:
         for pct in percents:
             if a != pct:
-                out.update({a * pct / 100, a * (100 - pct) / 100, a * (100 + pct) / 100})
+                # "0% for 12 months" leaves every figure as it was: no figure follows from itself.
+                out.update({a * pct / 100, a * (100 - pct) / 100, a * (100 + pct) / 100} - {a})
     for a, b in combinations(every, 2):
         step = {a + b, abs(a - b), a * b}
         if b:
@@ -273,17 +275,38 @@ def unsupported_figures(
 
 
 def compare(
-    claim: Slots, window: Slots, sources_pool: list[Quantity], given: Sequence[Quantity] = ()
+    claim: Slots,
+    window: Slots,
+    sources_pool: list[Quantity],
+    given: Sequence[Quantity] = (),
+    texts: tuple[str, str] | None = None,
 ) -> list[Mismatch]:
     """Slots on which ``claim`` disagrees with ``window`` (a window about the same thing).
 
     ``sources_pool`` holds every quantity of the request's sources: a figure found anywhere is
-    not called a mismatch here (synthesis checks look at where it came from).
+    not called a mismatch here (synthesis checks look at where it came from). ``texts``, the claim's and
+    the window's, let a figure be matched with the window's figure for the same thing.
     """
     found: list[Mismatch] = []
     times = window.times | claim.times
     # The day of a date is compared as a date (below), never as a count ("22 May" is not "30 people").
     claim_figures = [q for q in claim.quantities if not _in_date(q, claim.dates)]
+    # The window's number for the same thing, in another unit ("a £3.50 transfer fee" where it gives "a 3.5%
+    # transfer fee"): a unit error, whatever arithmetic on the window's other figures might give £3.50.
+    swapped: set[int] = set()
+    for q, p in _same_things(texts[0], claim_figures, texts[1], window.quantities) if texts else ():
+        if (
+            id(q) not in swapped
+            and q.dimension
+            and p.dimension
+            and p.dimension != q.dimension
+            and p.raw == q.raw
+            and not quantity_supported(q, window.quantities, allow_derived=False)
+            and not quantity_supported(q, sources_pool, allow_derived=False, same_dimension=True)
+        ):
+            swapped.add(id(q))
+            found.append(Mismatch("unit", f"'{_fmt(q)}' in another unit than the source's '{_fmt(p)}'"))
+    claim_figures = [q for q in claim_figures if id(q) not in swapped]
     for q in unsupported_figures(
         claim_figures,
         lambda q, known: (
@@ -325,6 +348,50 @@ def compare(
     if claim.times and window.times and not claim.times & window.times:
         found.append(Mismatch("time", "a different time of day than the source"))
     return found
+
+
+_CONTEXT_WORDS = 3
+"""Content words after a figure that say what it measures ("£3.50 *transfer fee*", "24 hours *before arrival*")."""
+
+
+def _figure_contexts(text: str, quantities: Sequence[Quantity]) -> list[set[str]]:
+    """For each figure, the stems of the first content words after it (up to the next figure)."""
+    terms = analyze(text)
+    starts = [t.start for t in terms]
+    out: list[set[str]] = []
+    for q in quantities[:MAX_SLOTS]:
+        words: set[str] = set()
+        k = bisect.bisect_left(starts, q.end)
+        while k < len(terms) and len(words) < _CONTEXT_WORDS and terms[k].kind != "num":
+            if terms[k].kind == "word" and terms[k].key not in LIGHT_WORDS:
+                words.add(terms[k].key)
+            k += 1
+        out.append(words)
+    return out
+
+
+def _same_things(
+    claim_text: str, claim: Sequence[Quantity], window_text: str, window: Sequence[Quantity]
+) -> Iterator[tuple[Quantity, Quantity]]:
+    """Pairs of a claim figure and a window figure that measure the same thing: two of the content words after
+    each alike ("a £3.50 *transfer fee*", "a 3.5% *transfer fee*")."""
+    if not claim or not window:
+        return
+    mine, theirs = _figure_contexts(claim_text, claim), _figure_contexts(window_text, window)
+    for q, a in zip(claim[:MAX_SLOTS], mine, strict=False):
+        for p, b in zip(window[:MAX_SLOTS], theirs, strict=False):
+            if len(a & b) >= 2:
+                yield q, p
+
+
+def about_the_same_figure(claim_text: str, claim: Slots, window_text: str, window: Slots) -> bool:
+    """Whether the window gives a figure of the claim's kind, or the claim's number, for the same thing as one of
+    the claim's figures (a short claim whose other words the window does not share: "each carries a £3.50
+    transfer fee" against "with a 3.5% transfer fee")."""
+    return any(
+        q.dimension == p.dimension or q.raw == p.raw
+        for q, p in _same_things(claim_text, claim.quantities, window_text, window.quantities)
+    )
 
 
 def _same_figure(a: Quantity, b: Quantity) -> bool:

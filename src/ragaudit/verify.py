@@ -40,6 +40,7 @@ from ragaudit.align import Alignment, SourceIndex
 from ragaudit.embed import embed
 from ragaudit.matching import (
     Mismatch,
+    about_the_same_figure,
     compare,
     date_derived,
     date_slips,
@@ -177,6 +178,7 @@ class Verifier:
             if (
                 window.word_coverage < model.contradiction_coverage
                 and window.similarity < model.contradiction_similarity
+                and not about_the_same_figure(alignment.claim.text, claim, window.text, extract(window.text))
             ):
                 continue  # related, but not about the same event: a differing figure is no contradiction
             found = self._mismatches(claim, alignment, window, pool, all_text, given, index)
@@ -304,7 +306,9 @@ class Verifier:
         index: SourceIndex,
     ) -> list[Mismatch]:
         theirs = extract(window.text)
-        found = compare(claim, theirs, pool, given.quantities if given else ())
+        found = compare(
+            claim, theirs, pool, given.quantities if given else (), texts=(alignment.claim.text, window.text)
+        )
         shared = claim.stems & theirs.stems
         if quantifiers_clash(claim.quantified, theirs.quantified) and (
             window.similarity >= self.model.about_similarity
