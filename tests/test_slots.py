@@ -670,6 +670,11 @@ def test_quantifier_clashes(claim: str, source: str, clash: bool) -> None:
         # "failure to" denies what follows; a failure that was covered is a thing, not a denial.
         ("Failure to renew the licence voids the cover.", {"renew"}),
         ("The original failure was covered by the warranty.", set()),
+        # An adverb of time passes the denial on to its verb; "not necessarily" and "not always" weaken it.
+        ("Refunds cannot currently be issued to a card.", {"issu"}),
+        ("The portal is not yet open to tenants.", {"open"}),
+        ("Late fees are not necessarily charged.", {"necessarili"}),
+        ("The rule does not always apply to lodgers.", {"alway"}),
     ],
 )
 def test_what_a_denial_governs(text: str, denied: set[str]) -> None:

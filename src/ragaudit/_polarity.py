@@ -70,13 +70,13 @@ def read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
                 continue
             if not slots.negated_head:
                 following_head = [t[1].lower() for t in tokens[i + 1 : i + 6] if t[0] == "word"]
-                heads = [stem(w) for w in following_head if w not in STOPWORDS and w not in LIGHT_WORDS]
+                heads = [stem(w) for w in following_head if _content(w)]
                 slots.negated_head = heads[0] if heads else ""
             following = [t[1].lower() for t in tokens[i + 1 : i + 8] if t[0] == "word"]
             if lower in _PREVENTING and "from" in following:
                 # "prevent Vergara from destroying the embryos" denies the destroying, not Vergara.
                 following = following[following.index("from") + 1 :]
-            content = [stem(w) for w in following if w not in STOPWORDS and w not in LIGHT_WORDS]
+            content = [stem(w) for w in following if _content(w)]
             slots.negated_stems.update(content[:3])
             # "may not share … without consent" permits sharing on a condition: neither "share" nor
             # "consent" is denied.
@@ -92,6 +92,11 @@ def read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
                 denied = (_noun_head(tokens, i) if lower == "no" else "") or content[0]
                 slots.negated_heads.add(denied)
     slots.negated = negations % 2 == 1
+
+
+def _content(word: str) -> bool:
+    """A word a denial can govern: not a function word, a light word or an adverb of time ("not yet")."""
+    return word not in STOPWORDS and word not in LIGHT_WORDS and word not in lex.NEGATION_ADVERBS
 
 
 def _noun_head(tokens: list[tuple[str, str, int, int]], i: int) -> str:
