@@ -110,6 +110,22 @@ def test_unit_conversions_and_rounding_match() -> None:
     assert not quantity_supported(extract("62,000 cubic metres").quantities[0], day, allow_derived=False)
 
 
+def test_a_bound_on_a_figure_is_no_hedge_on_what_is_stated() -> None:
+    source = [
+        {
+            "id": "1",
+            "text": "The registrar may grant one extension of the filing period, for no longer than 14 days, "
+            "where the documents are delayed in the post. The fund will refund up to £300 of postage.",
+        }
+    ]
+    # "will grant … up to" states as sure what the source leaves to the registrar ("may grant").
+    sure = ragaudit.audit("The registrar will grant one extension of up to 14 days when documents are delayed.", source)
+    assert [c.decided_by for c in sure.claims] == ["detector:modality"]
+    # "will refund up to £300" against "will refund up to £300": the bound is the source's own.
+    same = ragaudit.audit("The fund will refund up to £300 of postage costs.", source)
+    assert [c.status for c in same.claims] == ["supported"]
+
+
 def test_audits_are_deterministic() -> None:
     request = {
         "answer": "The plant opened in 2019 and treats 52,000 cubic metres a day.",

@@ -125,7 +125,7 @@ def modality_clash(
     with ``plain``, also a plain statement of fact ("were buried") against a hedge on what is known
     in a part of a clause ("it may have been hidden", "the evidence suggests … could"). None when it
     does not."""
-    if claim.hedged or claim.unknown or claim.question or not (claim.certain or plain):
+    if claim.hedge_word or claim.unknown or claim.question or not (claim.certain or plain):
         return None
     if keeps_hedge(claim_text):
         return None  # "is thought to come from", "it is predicted that … will": the claim keeps the hedge

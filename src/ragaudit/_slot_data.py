@@ -113,6 +113,9 @@ class Slots:
     quantified: set[tuple[str, str]] = field(default_factory=set)
     """(quantifier class, the content word it applies to): ("all", "patient")."""
     hedged: bool = False
+    """A hedging word ("may", "likely") or a bound ("up to")."""
+    hedge_word: bool = False
+    """A hedging word: what makes a claim say how sure it is ("will approve up to three days" is sure)."""
     certain: bool = False
     causal: bool = False
     unknown: bool = False

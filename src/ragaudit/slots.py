@@ -76,7 +76,8 @@ def extract(text: str) -> Slots:
     slots.stems = {stem(w) for w in words if w not in STOPWORDS and w not in LIGHT_WORDS}
     slots.unknown = any(p in lowered for p in lex.UNKNOWN_PHRASES)
     slots.aggregates = any(w in lex.AGGREGATION for w in words)
-    slots.hedged = any(w in lex.HEDGES for w in words) or "up to" in lowered
+    slots.hedge_word = any(w in lex.HEDGES for w in words)
+    slots.hedged = slots.hedge_word or "up to" in lowered
     slots.certain = any(w in lex.CERTAIN for w in words)
     plain = lowered
     for idiom in lex.CAUSAL_IDIOMS:

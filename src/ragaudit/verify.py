@@ -323,7 +323,7 @@ class Verifier:
         text = alignment.claim.text
         near = closest_clause(claim, window.text)
         if not keeps_hedge(text) and (
-            (near.hedged and claim.certain and not claim.hedged)
+            (near.hedge_word and claim.certain and not claim.hedge_word)
             or (near.unknown and (claim.causal or concludes(text)) and not (claim.hedged or claim.unknown))
         ):
             found.append(Mismatch("modality", "a certain statement where the source only hedges or leaves it open"))
