@@ -183,3 +183,33 @@ def test_a_numbered_clause_after_a_full_stop_starts_a_sentence() -> None:
 def test_a_superscript_after_a_unit_is_no_citation(unit: str) -> None:
     claims = segment(f"The plot covers 450 {unit} and the house 120 {unit}, by the survey.").claims
     assert len(claims) == 1 and not claims[0].citations
+
+
+def test_a_referral_after_a_gap_is_no_claim() -> None:
+    answer = (
+        "Neither page gives the deposit for a studio. Both say the lease runs for twelve months. "
+        "The deposit would have to come from the letting agent."
+    )
+    result = segment(answer)
+    assert [c.text for c in result.claims] == ["Both say the lease runs for twelve months."]
+    assert [answer[a:b] for a, b in result.abstentions][-1] == "The deposit would have to come from the letting agent."
+
+
+def test_advice_to_ask_with_no_gap_before_it_stays_a_claim() -> None:
+    claims = segment("Contact the warden before you move furniture into the hall.").claims
+    assert [c.text for c in claims] == ["Contact the warden before you move furniture into the hall."]
+
+
+def test_what_a_document_does_not_say_is_an_abstention_whatever_names_it() -> None:
+    answer = "The fee schedule doesn't say whether parking is included, so ask the office when you sign."
+    result = segment(answer)
+    assert not result.claims and result.abstentions
+
+
+def test_advice_given_a_discrepancy_is_a_conflict_note() -> None:
+    answer = "The guide allows two bags. Given the discrepancy, confirm the allowance with the airline."
+    result = segment(answer)
+    assert [c.text for c in result.claims] == ["The guide allows two bags."]
+    assert [answer[a:b] for a, b in result.conflict_notes] == [
+        "Given the discrepancy, confirm the allowance with the airline."
+    ]

@@ -11,7 +11,7 @@ import math
 import re
 from collections.abc import Iterator
 
-from ragaudit._slot_data import CAUSAL, CAUSAL_PHRASES, HEDGES, LEXICON, UNKNOWN_PHRASES
+from ragaudit._slot_data import CAUSAL, CAUSAL_IDIOMS, CAUSAL_PHRASES, HEDGES, LEXICON, UNKNOWN_PHRASES
 from ragaudit._text import STOPWORDS, stem
 from ragaudit.slots import MAX_CHARS, Slots, extract
 
@@ -149,3 +149,27 @@ def modality_clash(
                 else "a certain statement the source hedges"
             )
     return None
+
+
+def causal_sides(text: str) -> tuple[str, str] | None:
+    """The claim's text before and after its first causal cue ("X *because* Y"), if it has one."""
+    lowered = text[:MAX_CHARS].lower()
+    plain = lowered
+    for idiom in CAUSAL_IDIOMS:
+        plain = plain.replace(idiom, " " * len(idiom))
+    cuts = [m.span() for m in re.finditer(r"[^\W\d_]+", plain) if m.group() in CAUSAL]
+    cuts += [(k, k + len(p)) for p in CAUSAL_PHRASES if (k := plain.find(p)) >= 0]
+    if not cuts:
+        return None
+    start, end = min(cuts)
+    return text[:start], text[end:]
+
+
+def sides_told(claim_text: str, window_text: str, share: float = 0.6) -> bool:
+    """Whether one window holds most of the words on both sides of the claim's causal cue."""
+    sides = causal_sides(claim_text)
+    if sides is None:
+        return False
+    theirs = extract(window_text).stems
+    parts = [extract(side).stems for side in sides]
+    return all(part and len(part & theirs) >= share * len(part) for part in parts)

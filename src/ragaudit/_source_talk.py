@@ -11,7 +11,8 @@ _DOC_WORDS = (
 )
 _WORLD_WORDS = (
     r"(?:records?|polic(?:y|ies)|handbooks?|websites?|guides?|guidance|reports?|letters?|schedules?|calendars?|"
-    r"timetables?|statements?|notices?|updates?|announcements?|tables?|either|both|they|it|these|this)"
+    r"timetables?|statements?|notices?|updates?|announcements?|tables?|lists?|leaflets?|brochures?|faqs?|terms|"
+    r"contracts?|manuals?|either|both|they|it|these|this)"
 )
 ABSTENTION_RE = re.compile(
     rf"""(?:
@@ -32,6 +33,8 @@ ABSTENTION_RE = re.compile(
            can't\ be\ (?:determined|worked\ out|calculated|confirmed|answered)|
            (?:is|are|was|were|isn't|aren't|wasn't|weren't)\ not\ (?:mentioned|specified|provided|stated|addressed|included|available|given|listed|published|known)|
            (?:isn't|aren't|wasn't|weren't)\ (?:mentioned|specified|provided|stated|addressed|included|given|listed|published|said|known))
+      | \b(?:do(?:es)?\ not|don't|doesn't|did\ not|didn't)\s+(?:say|state|mention|specify)\s+
+           (?:whether|if|how|what|when|where|which|who|why)\b
       | \bnot\ possible\ to\ (?:determine|answer|say|tell|work\ out)
       | \bneither\ (?:source|document|passage|page)\b
       | \b(?:neither|none)\ (?:of\ (?:them|the\ \w+)\ |\w+\ )?(?:says|states|mentions|specifies|gives|lists|covers|addresses|
@@ -47,6 +50,14 @@ CONFLICT_NOTE_RE = re.compile(
            doesn't\ match|give\ different|say\ different|state\ different|different\ (?:figures|answers|dates|
            numbers|values|penalties|amounts|limits|deadlines|times))
       | \b(?:differs?|disagrees?|varies|vary|conflicts?)\ (?:between|across|among)\ (?:the\ )?(?:two\ |three\ |both\ )?
-           (?:sources|documents|pages|passages|reports|guides|accounts)\b""",
+           (?:sources|documents|pages|passages|reports|guides|accounts)\b
+      | \b(?:given|because\ of|in\ view\ of|with)\ (?:the|this|that)\ (?:discrepancy|disagreement|conflict|inconsistency)\b""",
     re.IGNORECASE | re.VERBOSE,
 )
+REFERRAL_RE = re.compile(
+    r"""\b(?:ask|check\ with|confirm(?:ed)?\ with|contact|get\ in\ touch|worth\ (?:asking|checking)|
+           (?:would|will)\ (?:have|need)\ to\ come\ from|is\ (?:something|one|the\ one)\ to\ (?:check|ask|confirm))\b""",
+    re.IGNORECASE | re.VERBOSE,
+)
+"""Where to get what the sources lack ("ask the clinic about that", "pricing would have to come from the
+contract"): after a sentence that says what they lack, advice about the gap, not a claim about the world."""

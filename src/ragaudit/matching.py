@@ -8,19 +8,19 @@ derivation, and a fixed number of clauses per window.
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
 import math
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, combinations
 
 from ragaudit._certainty import modality_clash as modality_clash
+from ragaudit._figure_context import same_things
 from ragaudit._figures import FigurePool, first, leading, reach, within
-from ragaudit._slot_data import CAUSAL, CAUSAL_IDIOMS, CAUSAL_PHRASES, INSTRUMENTAL_VERBS
-from ragaudit._text import LIGHT_WORDS, analyze, stem
+from ragaudit._slot_data import INSTRUMENTAL_VERBS
+from ragaudit._text import stem
 from ragaudit.slots import MAX_CHARS, Date, Quantity, Slots, extract
 
 MAX_SLOTS = 64
@@ -294,7 +294,7 @@ def compare(
     # The window's number for the same thing, in another unit ("a £3.50 transfer fee" where it gives "a 3.5%
     # transfer fee"): a unit error, whatever arithmetic on the window's other figures might give £3.50.
     swapped: set[int] = set()
-    for q, p in _same_things(texts[0], claim_figures, texts[1], window.quantities) if texts else ():
+    for q, p in same_things(texts[0], claim_figures, texts[1], window.quantities) if texts else ():
         if (
             id(q) not in swapped
             and q.dimension
@@ -348,50 +348,6 @@ def compare(
     if claim.times and window.times and not claim.times & window.times:
         found.append(Mismatch("time", "a different time of day than the source"))
     return found
-
-
-_CONTEXT_WORDS = 3
-"""Content words after a figure that say what it measures ("£3.50 *transfer fee*", "24 hours *before arrival*")."""
-
-
-def _figure_contexts(text: str, quantities: Sequence[Quantity]) -> list[set[str]]:
-    """For each figure, the stems of the first content words after it (up to the next figure)."""
-    terms = analyze(text)
-    starts = [t.start for t in terms]
-    out: list[set[str]] = []
-    for q in quantities[:MAX_SLOTS]:
-        words: set[str] = set()
-        k = bisect.bisect_left(starts, q.end)
-        while k < len(terms) and len(words) < _CONTEXT_WORDS and terms[k].kind != "num":
-            if terms[k].kind == "word" and terms[k].key not in LIGHT_WORDS:
-                words.add(terms[k].key)
-            k += 1
-        out.append(words)
-    return out
-
-
-def _same_things(
-    claim_text: str, claim: Sequence[Quantity], window_text: str, window: Sequence[Quantity]
-) -> Iterator[tuple[Quantity, Quantity]]:
-    """Pairs of a claim figure and a window figure that measure the same thing: two of the content words after
-    each alike ("a £3.50 *transfer fee*", "a 3.5% *transfer fee*")."""
-    if not claim or not window:
-        return
-    mine, theirs = _figure_contexts(claim_text, claim), _figure_contexts(window_text, window)
-    for q, a in zip(claim[:MAX_SLOTS], mine, strict=False):
-        for p, b in zip(window[:MAX_SLOTS], theirs, strict=False):
-            if len(a & b) >= 2:
-                yield q, p
-
-
-def about_the_same_figure(claim_text: str, claim: Slots, window_text: str, window: Slots) -> bool:
-    """Whether the window gives a figure of the claim's kind, or the claim's number, for the same thing as one of
-    the claim's figures (a short claim whose other words the window does not share: "each carries a £3.50
-    transfer fee" against "with a 3.5% transfer fee")."""
-    return any(
-        q.dimension == p.dimension or q.raw == p.raw
-        for q, p in _same_things(claim_text, claim.quantities, window_text, window.quantities)
-    )
 
 
 def _same_figure(a: Quantity, b: Quantity) -> bool:
@@ -484,27 +440,3 @@ def _fmt_date(d: Date) -> str:
 
 def _fmt(q: Quantity) -> str:
     return q.text if q.text else f"{q.raw:g}"
-
-
-def causal_sides(text: str) -> tuple[str, str] | None:
-    """The claim's text before and after its first causal cue ("X *because* Y"), if it has one."""
-    lowered = text[:MAX_CHARS].lower()
-    plain = lowered
-    for idiom in CAUSAL_IDIOMS:
-        plain = plain.replace(idiom, " " * len(idiom))
-    cuts = [m.span() for m in re.finditer(r"[^\W\d_]+", plain) if m.group() in CAUSAL]
-    cuts += [(k, k + len(p)) for p in CAUSAL_PHRASES if (k := plain.find(p)) >= 0]
-    if not cuts:
-        return None
-    start, end = min(cuts)
-    return text[:start], text[end:]
-
-
-def sides_told(claim_text: str, window_text: str, share: float = 0.6) -> bool:
-    """Whether one window holds most of the words on both sides of the claim's causal cue."""
-    sides = causal_sides(claim_text)
-    if sides is None:
-        return False
-    theirs = extract(window_text).stems
-    parts = [extract(side).stems for side in sides]
-    return all(part and len(part & theirs) >= share * len(part) for part in parts)

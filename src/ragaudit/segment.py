@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import blingfire
 
-from ragaudit._source_talk import ABSTENTION_RE, CONFLICT_NOTE_RE
+from ragaudit._source_talk import ABSTENTION_RE, CONFLICT_NOTE_RE, REFERRAL_RE
 from ragaudit.models import Claim, ClaimType
 
 # --- citation markers ---------------------------------------------------------------------
@@ -147,6 +147,7 @@ _CLAUSE_SPLIT_RE = re.compile(
     re.IGNORECASE,
 )
 _MIN_CLAUSE_WORDS = 4
+_DIGIT_RE = re.compile(r"\d")
 _WORD_RE = re.compile(r"\S+")
 # A clause has a verb; a list item ("…, and the state they work in") has none of these.
 _VERB_RE = re.compile(
@@ -380,6 +381,7 @@ def segment(answer: str) -> Segmentation:
     """
     result = Segmentation(markers=find_citations(answer))
     marker_starts = [m.start for m in result.markers]  # sorted: finditer order
+    after_gap = False  # a sentence before said what the sources lack, or that they disagree
     for sent_start, sent_end in sentence_spans(answer):
         start, end = _trim(answer, sent_start, sent_end)
         # Only this sentence's markers (scanning every marker per sentence was quadratic).
@@ -389,6 +391,11 @@ def segment(answer: str) -> Segmentation:
         sentence = answer[start:end]
         if _NON_CLAIM_RE.match(sentence.strip()) or sentence.rstrip().endswith("?") or not _has_content(sentence):
             continue
+        if after_gap and REFERRAL_RE.search(sentence) and not _DIGIT_RE.search(sentence):
+            # "… doesn't give a price. Ask the clinic when you book.": where to find it, not a claim.
+            result.abstentions.append((start, end))
+            continue
+        after_gap = after_gap or bool(ABSTENTION_RE.search(sentence) or CONFLICT_NOTE_RE.search(sentence))
         if ABSTENTION_RE.search(sentence):
             gap_clauses, end = _abstaining_clauses(answer, start, end)
             result.abstentions += gap_clauses

@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 
 from ragaudit._budget import EmbeddingBudget
-from ragaudit._certainty import closest_clause, concludes, keeps_hedge, plain_statement, withheld_cause
+from ragaudit._certainty import closest_clause, concludes, keeps_hedge, plain_statement, sides_told, withheld_cause
+from ragaudit._figure_context import about_the_same_figure
 from ragaudit._figures import FigurePool
 from ragaudit._mentions import counts_list, novel_literals, novel_name, refers_back
 from ragaudit._roles import name_swap, role_swap
@@ -40,7 +41,6 @@ from ragaudit.align import Alignment, SourceIndex
 from ragaudit.embed import embed
 from ragaudit.matching import (
     Mismatch,
-    about_the_same_figure,
     compare,
     date_derived,
     date_slips,
@@ -48,7 +48,6 @@ from ragaudit.matching import (
     modality_clash,
     polarity_clash,
     quantity_supported,
-    sides_told,
     unstated_dates,
     unsupported_figures,
 )

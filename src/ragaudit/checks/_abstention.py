@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ragaudit._budget import EmbeddingBudget
+from ragaudit._source_talk import REFERRAL_RE
 from ragaudit._text import LIGHT_WORDS, analyze
 from ragaudit.align import SourceIndex
 from ragaudit.checks._needs import Need, need_relevance, split_needs
@@ -48,9 +49,6 @@ _ABSTAIN_RE = re.compile(
     r"|\bcan(?:'t|not)\ be\ (?:answered|worked\ out|determined|confirmed|found)\b"
     r"|\bno\ (?:figures?|information|data|details?|numbers?|prices?|fares?)\b[^.;]{0,40}?\b(?:given|provided|stated|available|published)\b",
     re.IGNORECASE | re.VERBOSE,
-)
-_REFERRAL_RE = re.compile(
-    r"\b(?:ask|check\ with|confirm(?:ed)?\ with|contact|get\ in\ touch|worth\ (?:asking|checking))\b", re.IGNORECASE
 )
 _SENTENCE_RE = re.compile(r"[^.!?;]+(?:[.!?;]+|$)")
 
@@ -182,7 +180,7 @@ def find_gaps(
                 or missing_keys & {t.key for t in analyze(c.text)}
             )
             and not any(a <= c.start < b for a, b in spans)
-            and not _REFERRAL_RE.search(c.text)
+            and not REFERRAL_RE.search(c.text)
         ]
         relevance = need_relevance(need, index, subject, embeddings=embeddings, tokens=tokens)
         own = {k for k in need.keys - subject if k not in LIGHT_WORDS and not k.startswith(("#", "@"))}
