@@ -254,6 +254,19 @@ def test_different_subjects_with_different_figures_are_not_a_conflict() -> None:
     assert audit("Kestal staff get 25 days of annual leave.", offices).conflicts == []
 
 
+def test_an_answer_that_gives_each_products_figure_from_its_own_passage_takes_no_side() -> None:
+    accounts = [
+        {"id": "1", "text": "Two-year fixed bond: the interest rate is 3.9% a year, paid at maturity."},
+        {"id": "2", "text": "Everyday saver: the interest rate is 2.1% a year, paid monthly."},
+    ]
+    answer = "The bond's interest rate is 3.9% a year, paid at maturity. The everyday saver pays 2.1% a year, monthly."
+    assert audit(answer, accounts).conflicts == []
+    # The same figure for something else of the answer's own does not excuse a side taken silently.
+    assert [
+        c.answer_handling for c in audit("The bridge is 300 meters long. It opened 320 days late.", BRIDGE).conflicts
+    ] == ["took_side_silently"]
+
+
 # --- synthesis errors -----------------------------------------------------------------------
 FEES = [
     {

@@ -238,8 +238,10 @@ def find_conflicts(
     texts: dict[str, str],
     answer_reports: bool,
     readings: _SourceReadings | None = None,
+    others: Sequence[ClaimEvidence] = (),
 ) -> list[ConflictFinding]:
-    """Pairs of sources about the claim that state different values for a slot it states."""
+    """Pairs of sources about the claim that state different values for a slot it states (``others``: the
+    evidence of the answer's other claims)."""
     read = readings or _SourceReadings(texts)
     claim_text = evidence.alignment.claim.text
     claim_values = values(claim_text)
@@ -310,6 +312,11 @@ def find_conflicts(
             if key in seen or not compatible(a, b):
                 continue
             seen.add(key)
+            # An answer that gives the other value too, from the very passage that states it, for what that
+            # passage speaks of, tells the two apart ("the bond pays 4.10% …, the saver it moves to pays
+            # 3.25%"): it takes no side.
+            if took and not answer_reports and any(_states_from(o, b, bv) for o in others):
+                continue
             # A claim that states both values reports the conflict itself.
             states_both = took and any(same(x, bv) for x in values(claim_text))
             handling = (
@@ -347,5 +354,18 @@ def find_source_conflicts(
     reports = reported_in(answer, segmentation)
     read = _SourceReadings(texts)
     return [
-        f for cid, ev in zip(claim_ids, evidence, strict=True) for f in find_conflicts(cid, ev, texts, reports, read)
+        f
+        for k, (cid, ev) in enumerate(zip(claim_ids, evidence, strict=True))
+        for f in find_conflicts(cid, ev, texts, reports, read, [*evidence[:k], *evidence[k + 1 :]])
     ]
+
+
+def _states_from(other: ClaimEvidence, side: SourceSupport, value: Value) -> bool:
+    """Whether another claim states ``value`` and rests on the window of ``side``'s source that gives it."""
+    support = other.get(side.source_id)
+    if support is None or not support.supports:
+        return False
+    at = side.window.start + value.start
+    return support.window.start <= at < support.window.end and any(
+        same(x, value) for x in values(other.alignment.claim.text)
+    )
