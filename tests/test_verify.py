@@ -126,6 +126,18 @@ def test_a_bound_on_a_figure_is_no_hedge_on_what_is_stated() -> None:
     assert [c.status for c in same.claims] == ["supported"]
 
 
+@pytest.mark.parametrize(
+    "open_question",
+    [
+        "Inspectors are examining whether the faulty valve contributed to the flooding of the basement.",
+        "The cause of the flooding is yet to be determined; the faulty valve is one line of inquiry.",
+    ],
+)
+def test_a_cause_stated_as_fact_where_the_source_leaves_it_open(open_question: str) -> None:
+    report = ragaudit.audit("The faulty valve caused the flooding of the basement.", [{"id": "1", "text": open_question}])
+    assert [c.decided_by for c in report.claims] == ["detector:modality"]
+
+
 def test_audits_are_deterministic() -> None:
     request = {
         "answer": "The plant opened in 2019 and treats 52,000 cubic metres a day.",
