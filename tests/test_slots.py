@@ -512,6 +512,17 @@ def test_roles_read_only_where_a_party_is_named_are_the_same() -> None:
             assert bindings(text, key, generous, (form,))[party] == whole[party]
 
 
+def test_two_parties_that_trade_places_are_a_swap() -> None:
+    window = "Kestrel Bank plc is licensed by the Monetary Standards Board and supervised by the Savings Protection Authority."
+    claim = (
+        "Kestrel itself is licensed by the Savings Protection Authority and supervised by the Monetary Standards Board."
+    )
+    found = role_swap(claim, window, (window,))
+    assert found == "'Savings Protection Authority' 'licensed' where the source says that of 'Monetary Standards Board'"
+    # The same parties in their own places, or a party that keeps its own role too, trade nothing.
+    assert role_swap(window, window, (window,)) is None
+
+
 def test_a_role_both_parties_hold_is_no_swap() -> None:
     source = "The survey was carried out by Tamsin Orde and by Felix Barrow over two summers."
     assert role_swap("Felix Barrow carried out the survey over two summers.", source, (source,)) is None

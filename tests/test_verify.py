@@ -134,7 +134,9 @@ def test_a_bound_on_a_figure_is_no_hedge_on_what_is_stated() -> None:
     ],
 )
 def test_a_cause_stated_as_fact_where_the_source_leaves_it_open(open_question: str) -> None:
-    report = ragaudit.audit("The faulty valve caused the flooding of the basement.", [{"id": "1", "text": open_question}])
+    report = ragaudit.audit(
+        "The faulty valve caused the flooding of the basement.", [{"id": "1", "text": open_question}]
+    )
     assert [c.decided_by for c in report.claims] == ["detector:modality"]
 
 

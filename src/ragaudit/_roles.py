@@ -323,17 +323,27 @@ def role_swap(claim: str, window: str, sources: tuple[str, ...], min_roles: int 
         own = told.get(party, frozenset())
         for other, (their_roles, _, around) in theirs.items():
             swapped = roles & their_roles - own
-            # Two words of a role, or the noun the claim names the party by ("N, the gateway"); not
-            # when either text relates the two parties by those words ("N made a landing" where the
-            # window has "M remembers being on the N flight that made a landing").
+            # Two words of a role, the noun the claim names the party by ("N, the gateway"), or one word
+            # each way when the two parties trade places ("authorised by A and regulated by B" where the
+            # window has them the other way round); not when either text relates the two parties by
+            # those words ("N made a landing" where the window has "M remembers being on the N flight").
+            # Trading places: each holds the other's word and keeps none of its own.
+            traded = (
+                other in ours
+                and party in theirs
+                and bool(swapped)
+                and bool(ours[other][0] & theirs[party][0])
+                and not roles & theirs[party][0]
+                and not ours[other][0] & their_roles
+            )
             if (
                 other not in related
                 and party not in around
                 and other != party
-                and (len(swapped) >= min_roles or swapped & nouns)
+                and (len(swapped) >= min_roles or swapped & nouns or traded)
                 and len(swapped) > len(roles & own)
             ):
-                said = _shown(claim, swapped)
+                said = _shown(claim, swapped, frozenset(w for f in forms for w in f.lower().split()))
                 # Each party as the claim writes it, else as the window does.
                 written = {v: k for k, v in forms.items() if k in window}
                 written.update({v: k for k, v in forms.items() if k in claim})
@@ -343,9 +353,9 @@ def role_swap(claim: str, window: str, sources: tuple[str, ...], min_roles: int 
     return None
 
 
-def _shown(text: str, roots: frozenset[str]) -> str:
-    """The words of ``text`` with these roots, as written ("'authenticates', 'issues'")."""
-    words = [w for w in _WORD_RE.findall(text) if stem(w.lower())[:ROOT] in roots]
+def _shown(text: str, roots: frozenset[str], names: frozenset[str] = frozenset()) -> str:
+    """The words of ``text`` with these roots, as written ("'authenticates', 'issues'"), not those of a name."""
+    words = [w for w in _WORD_RE.findall(text) if stem(w.lower())[:ROOT] in roots and w.lower() not in names]
     return ", ".join(f"'{w}'" for w in dict.fromkeys(words))
 
 
