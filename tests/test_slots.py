@@ -690,3 +690,18 @@ def test_quantifier_clashes(claim: str, source: str, clash: bool) -> None:
 )
 def test_what_a_denial_governs(text: str, denied: set[str]) -> None:
     assert extract(text).negated_heads == denied
+
+
+@pytest.mark.parametrize(
+    ("text", "causal"),
+    [
+        ("The backup pump failed to start on its own.", False),  # "led to" inside "failed to"
+        ("She struggled to walk after the fall.", False),
+        ("The outage led to a week of delays.", True),
+        ("Fees rise in May to help pay for the new scanner.", True),  # a purpose given is a reason
+        ("Interest is credited when the bond matures.", False),
+        ("The new coach is credited with the turnaround.", True),
+    ],
+)
+def test_causal_cues_are_whole_words_and_phrases(text: str, causal: bool) -> None:
+    assert extract(text).causal is causal

@@ -11,32 +11,35 @@ import math
 import re
 from collections.abc import Iterator
 
-from ragaudit._slot_data import CAUSAL, CAUSAL_IDIOMS, CAUSAL_PHRASES, HEDGES, LEXICON, UNKNOWN_PHRASES
+from ragaudit._slot_data import (
+    CAUSAL,
+    CAUSAL_IDIOMS,
+    CAUSAL_PHRASE_RE,
+    CAUSAL_PHRASES,
+    HEDGES,
+    LEXICON,
+    UNKNOWN_PHRASES,
+    words_re,
+)
 from ragaudit._text import STOPWORDS, stem
 from ragaudit.slots import MAX_CHARS, Slots, extract
 
-
-def _words_re(words: list[str]) -> re.Pattern[str]:
-    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
-
-
-_CONCLUSION_RE = _words_re(LEXICON["cues"]["conclusions"])
-_MODAL_RE = _words_re(LEXICON["cues"]["modals"])
-_EFFECT_RE = _words_re(LEXICON["cues"]["effects"])
-_UNKNOWN_RE = _words_re(list(UNKNOWN_PHRASES))
-_CAUSE_RE = _words_re([*CAUSAL, *CAUSAL_PHRASES])
+_CONCLUSION_RE = words_re(LEXICON["cues"]["conclusions"])
+_MODAL_RE = words_re(LEXICON["cues"]["modals"])
+_EFFECT_RE = words_re(LEXICON["cues"]["effects"])
+_UNKNOWN_RE = words_re(list(UNKNOWN_PHRASES))
+_CAUSE_RE = words_re([*CAUSAL, *CAUSAL_PHRASES])
 _CLAUSE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+|\\n")
 _SENTENCE_RE = re.compile(r"(?<=[.;:!?])\s+|(?<=[.!?][\"”’)])\s+|\n+|\\n|\s(?=\d{1,2}\.\d{1,2}\s)")
 """Clauses as :mod:`ragaudit.matching` reads them (a numbered item "6.2 " starts one), and at a
 line break escaped in a JSON record's text ("…this review :)\\nOur server was …")."""
 _PART_RE = re.compile(r",\s*(?=(?:but|although|though|while|whereas|yet)\s)|\s(?=(?:but|although|whereas)\s)")
 """Where a sentence turns ("…, but short scripts may run slower"): a hedge after it hedges only that part."""
-_EPISTEMIC_RE = _words_re(LEXICON["cues"]["epistemic"])
+_EPISTEMIC_RE = words_re(LEXICON["cues"]["epistemic"])
 """Hedges on what is known, not on what is allowed ("you may apply"): what a plain fact clashes with."""
-_KEPT_RE = _words_re([*LEXICON["cues"]["epistemic"], *LEXICON["cues"]["attributions"]])
+_KEPT_RE = words_re([*LEXICON["cues"]["epistemic"], *LEXICON["cues"]["attributions"]])
 """What a claim says to keep a hedge: the hedges above, or whose word it reports ("alleges")."""
-_STATE_RE = _words_re(LEXICON["cues"]["epistemic_states"])
+_STATE_RE = words_re(LEXICON["cues"]["epistemic_states"])
 _INDEFINITE_RE = re.compile(r"\b(?:anyone|anybody|someone|somebody|whoever|those|people)\s+(?:who|that)\s+$", re.I)
 HEDGE_REACH = 24
 """Words a hedge on what is known covers, to the end of its part of the clause ("it may have been
@@ -158,7 +161,7 @@ def causal_sides(text: str) -> tuple[str, str] | None:
     for idiom in CAUSAL_IDIOMS:
         plain = plain.replace(idiom, " " * len(idiom))
     cuts = [m.span() for m in re.finditer(r"[^\W\d_]+", plain) if m.group() in CAUSAL]
-    cuts += [(k, k + len(p)) for p in CAUSAL_PHRASES if (k := plain.find(p)) >= 0]
+    cuts += [m.span() for m in [CAUSAL_PHRASE_RE.search(plain)] if m]
     if not cuts:
         return None
     start, end = min(cuts)

@@ -10,24 +10,19 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ragaudit._slot_data import LEXICON
+from ragaudit._slot_data import LEXICON, words_re
 from ragaudit._text import STOPWORDS, stem
 from ragaudit.slots import MAX_CHARS, extract
 
 _SCOPE: dict[str, list[str]] = LEXICON["quantifier_scope"]
 
 
-def _words_re(words: list[str]) -> re.Pattern[str]:
-    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
-
-
-_STRENGTH = {name: _words_re(_SCOPE[name]) for name in ("universal", "majority", "nothing")}
-_IDIOMS = _words_re(_SCOPE["idioms"])
+_STRENGTH = {name: words_re(_SCOPE[name]) for name in ("universal", "majority", "nothing")}
+_IDIOMS = words_re(_SCOPE["idioms"])
 _WEAKER = {
-    "universal": _words_re(_SCOPE["below_all"]),
-    "majority": _words_re(_SCOPE["below_most"]),
-    "nothing": _words_re(_SCOPE["above_nothing"]),
+    "universal": words_re(_SCOPE["below_all"]),
+    "majority": words_re(_SCOPE["below_most"]),
+    "nothing": words_re(_SCOPE["above_nothing"]),
 }
 _PART_RE = re.compile(
     r"(?<=[.;:!?])\s+|\n+|,\s*(?=(?:but|although|though|while|whereas|yet)\s)|\s(?=(?:but|although|whereas)\s)"

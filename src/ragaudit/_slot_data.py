@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -33,6 +34,14 @@ HYPOTHETICAL = frozenset({"if", "provided", "unless", "so", "whether", "when", "
 PRONOUN_ONE_BEFORE = frozenset(
     {"the", "this", "that", "which", "each", "any", "no", "another", "every", "a", "new", "other"}
 )
+
+
+def words_re(words: list[str]) -> re.Pattern[str]:
+    """One linear-time pattern for any of ``words`` (phrases too) as whole words, longest first."""
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
+
+
 UNITS: dict[str, tuple[str, float]] = {
     name: (str(u["dimension"]), float(u["factor"])) for u in LEXICON["units"] for name in u["names"]
 }
@@ -50,6 +59,8 @@ CERTAIN = CUES["certain"]
 CAUSAL = CUES["causal"]
 INSTRUMENTAL_VERBS = CUES["instrumental_verbs"]
 CAUSAL_PHRASES: tuple[str, ...] = tuple(LEXICON["cues"]["causal_phrases"])
+CAUSAL_PHRASE_RE = words_re(list(CAUSAL_PHRASES))
+"""The causal phrases as whole words ("led to", not the "led to" inside "failed to")."""
 CAUSAL_IDIOMS: tuple[str, ...] = tuple(LEXICON["cues"]["causal_idioms"])
 UNKNOWN_PHRASES: tuple[str, ...] = tuple(LEXICON["cues"]["unknown_phrases"])
 

@@ -83,7 +83,7 @@ def extract(text: str) -> Slots:
     for idiom in lex.CAUSAL_IDIOMS:
         plain = plain.replace(idiom, " ")
     plain = _DOWN_TO_FIGURE_RE.sub(" ", plain)
-    slots.causal = any(w in lex.CAUSAL for w in words) or any(p in plain for p in lex.CAUSAL_PHRASES)
+    slots.causal = any(w in lex.CAUSAL for w in words) or lex.CAUSAL_PHRASE_RE.search(plain) is not None
     read_polarity(text[:MAX_CHARS], tokens, slots)
     slots.question = text.rstrip().endswith("?")
     _read_names(text, tokens, slots)
