@@ -350,3 +350,29 @@ def test_a_contradicted_answer_is_no_invented_one() -> None:
     )
     assert report.claims[0].status == "contradicted"
     assert report.abstention is not None and not report.abstention.query_has_gap
+
+
+SCHEDULE = [
+    {
+        "id": "S1",
+        "text": "Service intervals\n\n| Item | Interval | Task |\n|---|---|---|\n"
+        "| Boiler flue seal | 4 years | pressure test |\n| Smoke alarm battery | 7 years | replacement |\n"
+        "| Zone B-2 sprinkler head | 5 years | flow test |\n| Zone B-3 sprinkler head | 10 years | flow test |\n",
+    }
+]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The boiler flue seals must be pressure tested every 7 years.",  # a row named in lower case
+        "In Zone B-2 the sprinkler heads get a flow test every 10 years.",  # a row named by its code
+    ],
+)
+def test_a_table_rows_cell_given_to_another_row_is_a_synthesis_error(answer: str) -> None:
+    assert [c.status for c in audit(answer, SCHEDULE).claims] == ["synthesis_error"]
+
+
+def test_a_rows_own_cell_is_no_synthesis_error() -> None:
+    answer = "The boiler flue seals must be pressure tested every 4 years."
+    assert [c.status for c in audit(answer, SCHEDULE).claims] == ["supported"]

@@ -121,6 +121,9 @@ def _join_durations(text: str, quantities: list[Quantity]) -> list[Quantity]:
     return out
 
 
+_CODE_SUFFIX_RE = re.compile(r"-\d{1,6}[A-Za-z]?\b")
+
+
 def _read_names(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots) -> None:
     run: list[tuple[str, int, int]] = []
 
@@ -151,6 +154,11 @@ def _read_names(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots
         ):
             nxt = tokens[i + 1] if i + 1 < len(tokens) else None
             joined = nxt is not None and nxt[1][:1].isupper() and not text[end : nxt[2]].strip()
+            code = _CODE_SUFFIX_RE.match(text, end) if raw.isupper() else None
+            if code:
+                # "R-2", "C-1", "TF-540": a code is a name, whatever the sentence position.
+                run.append((raw + code.group(), start, code.end()))
+                continue
             if initial and not run and (not joined or lower in lex.WORD_NUMBERS):
                 # A capitalised first word alone ("However", "Overall", "Three") starts a sentence.
                 flush()

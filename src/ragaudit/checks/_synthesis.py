@@ -156,13 +156,14 @@ def find_synthesis_error(claim_text: str, context: str, offset: int, index: Sour
     if cell is not None:
         return cell
     names = _mentions(context, plain_texts)
-    if not names:
+    row = _row_named(context, recs)
+    if not names and row is None:
         return None
 
     def subject_at(position: int) -> int | None:
         before = [n for p, n in names if p < position]
         if not before:
-            return None
+            return row
         holders = plain_texts.holding(before[-1], most=2)
         return holders[0] if len(holders) == 1 else None
 
@@ -209,6 +210,18 @@ def find_synthesis_error(claim_text: str, context: str, offset: int, index: Sour
         if having:
             return _error(claim_text[term.start : nxt.end], record, having[0], index)
     return _prose_error(claim_text, context, offset, index, unit_texts)
+
+
+def _row_named(context: str, recs: list[Record]) -> int | None:
+    """The one table row whose first cell the context names word for word ("the engine fire extinguisher
+    bottles" for the row "| Engine fire extinguisher bottle | …"): a subject written without capitals."""
+    keys = {t.key for t in analyze(context)}
+    named = [
+        i
+        for i, r in enumerate(recs)
+        if r.text.lstrip().startswith("|") and len(first := _cell_keys(_cells(r.text)[0])) >= 2 and first <= keys
+    ]
+    return named[0] if len(named) == 1 else None
 
 
 def _cells(text: str) -> list[str]:
