@@ -701,6 +701,7 @@ def test_what_a_denial_governs(text: str, denied: set[str]) -> None:
         ("Fees rise in May to help pay for the new scanner.", True),  # a purpose given is a reason
         ("Interest is credited when the bond matures.", False),
         ("The new coach is credited with the turnaround.", True),
+        ("The flooding was a knock-on effect of the burst main.", True),
     ],
 )
 def test_causal_cues_are_whole_words_and_phrases(text: str, causal: bool) -> None:
