@@ -337,7 +337,7 @@ def test_a_hedge_in_the_next_quoted_sentence_hedges_nothing_here() -> None:
         "the depot cut the night shift."
     )
     claim = "The strike began on Monday when the depot cut the night shift."
-    assert closest_clause(extract(claim), source).hedged is False
+    assert closest_clause(extract(claim), source)[1].hedged is False
     assert modality_clash(extract(claim), source, plain=True, claim_text=claim) is None
 
 

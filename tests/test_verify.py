@@ -140,6 +140,21 @@ def test_a_cause_stated_as_fact_where_the_source_leaves_it_open(open_question: s
     assert [c.decided_by for c in report.claims] == ["detector:modality"]
 
 
+def test_a_permitted_state_is_no_hedge_on_its_conditions() -> None:
+    # "may be switched off provided that …" permits a state; the claim states the condition, as a rule.
+    source = [
+        {
+            "id": "1",
+            "text": "The lift may be switched off overnight provided that a ground-floor refuge room is open "
+            "and a warden is on call at the main desk.",
+        }
+    ]
+    report = ragaudit.audit(
+        "A ground-floor refuge room must be open whenever the lift is switched off overnight.", source
+    )
+    assert [c.decided_by for c in report.claims] != ["detector:modality"]
+
+
 def test_audits_are_deterministic() -> None:
     request = {
         "answer": "The plant opened in 2019 and treats 52,000 cubic metres a day.",

@@ -16,6 +16,7 @@ from ragaudit._slot_data import (
     CAUSAL_IDIOMS,
     CAUSAL_PHRASE_RE,
     CAUSAL_PHRASES,
+    CERTAIN,
     HEDGES,
     LEXICON,
     UNKNOWN_PHRASES,
@@ -41,6 +42,7 @@ _KEPT_RE = words_re([*LEXICON["cues"]["epistemic"], *LEXICON["cues"]["attributio
 """What a claim says to keep a hedge: the hedges above, or whose word it reports ("alleges")."""
 _STATE_RE = words_re(LEXICON["cues"]["epistemic_states"])
 _INDEFINITE_RE = re.compile(r"\b(?:anyone|anybody|someone|somebody|whoever|those|people)\s+(?:who|that)\s+$", re.I)
+_BARE_MODALS = frozenset({"may", "might", "could"})
 HEDGE_REACH = 24
 """Words a hedge on what is known covers, to the end of its part of the clause ("it may have been
 hidden during the disorder …, when the area changed hands"): a bound on the work, not a tuned reach."""
@@ -52,11 +54,35 @@ def keeps_hedge(text: str) -> bool:
     return _KEPT_RE.search(text[:MAX_CHARS]) is not None
 
 
-def closest_clause(claim: Slots, window_text: str) -> Slots:
-    """The clause of the window that shares the most words with the claim: the one a hedge must be in
-    to hedge what the claim states (not a quote two sentences on)."""
-    clauses = [extract(c) for c in _SENTENCE_RE.split(window_text[:MAX_CHARS])[:64]]
-    return max(clauses, key=lambda theirs: len(claim.stems & theirs.stems))
+def closest_clause(claim: Slots, window_text: str) -> tuple[str, Slots]:
+    """The clause of the window that shares the most words with the claim, and its slots: the one a hedge
+    must be in to hedge what the claim states (not a quote two sentences on)."""
+    clauses = [(c, extract(c)) for c in _SENTENCE_RE.split(window_text[:MAX_CHARS])[:64]]
+    return max(clauses, key=lambda clause: len(claim.stems & clause[1].stems))
+
+
+def hedges_what_is_stated(claim: Slots, clause: str, claim_text: str) -> bool:
+    """Whether a hedge of ``clause`` bears on what the claim states: any but a modal permitting a state
+    other than the one the claim is sure of ("may be inoperative provided that power is available" hedges no
+    "must offer power"; "may approve", "may lead to", "may have been" do hedge)."""
+    words = _plain_words(clause)
+    if any(w in HEDGES and w not in _BARE_MODALS for w in words):
+        return True
+    mine = _plain_words(claim_text)
+    sure = {_governed(mine, k) for k, w in enumerate(mine) if w in CERTAIN}
+    for k, w in enumerate(words):
+        if w in _BARE_MODALS and (k + 1 >= len(words) or words[k + 1] != "be" or _governed(words, k) in sure):
+            return True
+    return False
+
+
+def _plain_words(text: str) -> list[str]:
+    return [w.strip(",.;:()\"'") for w in text[:MAX_CHARS].lower().split()]
+
+
+def _governed(words: list[str], k: int) -> str:
+    """The stem of the first content word within three after ``words[k]`` (a modal's verb or state)."""
+    return next((stem(x) for x in words[k + 1 : k + 4] if x not in STOPWORDS), "")
 
 
 def hedged_parts(clause: str) -> Iterator[tuple[str, str]]:
@@ -144,7 +170,12 @@ def modality_clash(
                     return f"a plain statement where the source says '{hedge}'"
             continue
         theirs = extract(clause)
-        if theirs.hedged and not theirs.certain and len(claim.stems & theirs.stems) >= needed:
+        if (
+            theirs.hedged
+            and not theirs.certain
+            and len(claim.stems & theirs.stems) >= needed
+            and (not theirs.hedge_word or hedges_what_is_stated(claim, clause, claim_text))
+        ):
             hedge = next((w for w in re.findall(r"[^\W\d_]+", clause.lower()) if w in HEDGES), "")
             return (
                 f"a certain statement where the source says '{hedge}'"

@@ -27,7 +27,15 @@ from typing import Any
 import numpy as np
 
 from ragaudit._budget import EmbeddingBudget
-from ragaudit._certainty import closest_clause, concludes, keeps_hedge, plain_statement, sides_told, withheld_cause
+from ragaudit._certainty import (
+    closest_clause,
+    concludes,
+    hedges_what_is_stated,
+    keeps_hedge,
+    plain_statement,
+    sides_told,
+    withheld_cause,
+)
 from ragaudit._figure_context import about_the_same_figure
 from ragaudit._figures import FigurePool
 from ragaudit._mentions import counts_list, novel_literals, novel_name, refers_back
@@ -320,9 +328,9 @@ class Verifier:
                 )
             )
         text = alignment.claim.text
-        near = closest_clause(claim, window.text)
+        clause, near = closest_clause(claim, window.text)
         if not keeps_hedge(text) and (
-            (near.hedge_word and claim.certain and not claim.hedge_word)
+            (near.hedge_word and claim.certain and not claim.hedge_word and hedges_what_is_stated(claim, clause, text))
             or (near.unknown and (claim.causal or concludes(text)) and not (claim.hedged or claim.unknown))
         ):
             found.append(Mismatch("modality", "a certain statement where the source only hedges or leaves it open"))
