@@ -155,6 +155,20 @@ def test_a_permitted_state_is_no_hedge_on_its_conditions() -> None:
     assert [c.decided_by for c in report.claims] != ["detector:modality"]
 
 
+def test_a_clause_that_works_figures_out_from_the_answers_own_figures() -> None:
+    sources = [
+        {"id": "1", "text": "Harbour dues are 4% of the cargo value. A pilotage fee of £310 applies to every call."},
+    ]
+    answer = "On cargo worth £12,000 the dues come to £480, and pilotage adds £310. Together that makes £790 per call."
+    report = ragaudit.audit(answer, sources, question="What will a call with £12,000 of cargo cost?")
+    assert report.claims[-1].text.startswith("Together") and report.claims[-1].status == "supported"
+    # A figure no step of arithmetic gives stays unsupported, however it is introduced.
+    wrong = ragaudit.audit(
+        answer.replace("£790", "£860"), sources, question="What will a call with £12,000 of cargo cost?"
+    )
+    assert wrong.claims[-1].status != "supported"
+
+
 def test_audits_are_deterministic() -> None:
     request = {
         "answer": "The plant opened in 2019 and treats 52,000 cubic metres a day.",

@@ -51,6 +51,7 @@ CUES = {name: frozenset(words) for name, words in LEXICON["cues"].items() if not
 APPROX = CUES["approx"]
 UNIT_MODIFIERS = CUES["unit_modifiers"]
 AGGREGATION = CUES["aggregation"]
+WORKING_OUT = CUES["working_out"]
 WEEKDAYS = CUES["weekdays"]
 NEGATIONS = CUES["negations"]
 NEGATION_ADVERBS = CUES["negation_adverbs"]

@@ -41,8 +41,8 @@ from ragaudit._figures import FigurePool
 from ragaudit._mentions import counts_list, novel_literals, novel_name, refers_back
 from ragaudit._roles import name_swap, role_swap
 from ragaudit._scope import quantifiers_clash, restricted, table_exception
-from ragaudit._slot_data import MONEY, Quantity
-from ragaudit._text import LIGHT_WORDS
+from ragaudit._slot_data import MONEY, WORKING_OUT, Quantity
+from ragaudit._text import LIGHT_WORDS, stem
 from ragaudit._verifier_model import VerifierModel, claim_features, load_model
 from ragaudit._windows import Window, candidate_windows, unit_positions, unit_vectors
 from ragaudit.align import Alignment, SourceIndex
@@ -84,6 +84,12 @@ EMBED_BUDGET = 384
 """Texts embedded per request at most (claims first, then source units): bounded work per audit."""
 _ALL_UNITS = 24
 """Indexes up to this many units are embedded whole; larger ones only where the words point."""
+_ESTABLISHED = 12
+"""Figures of the answer's earlier supported claims a later one may work out from (the latest)."""
+_ARITHMETIC = frozenset(stem(w) for w in WORKING_OUT) | {"e", "pay", "per", "each"}
+"""Words a working-out clause may use that no source needs to ("which *gives*", "i.*e*.", "you would *pay*")."""
+_WORKING_WORDS = 3
+"""Words besides its figures a clause that works figures out may have ("together you would pay …")."""
 _PER_CLAIM = 6
 """Units embedded per claim in a larger index: its best lexical candidates (embedding is most of the cost)."""
 
@@ -143,10 +149,29 @@ class Verifier:
             [q for s in index.sources for q in extract(s.text).quantities] + (given.quantities if given else [])
         )
         known_text = f"{all_text}\n{question}" if question else all_text
-        return [
-            self._one(a, index, claim_vectors[i], pool, all_text, novelty, given, known_text, embedded)
-            for i, a in enumerate(alignments)
-        ]
+        # What the answer has established so far (its supported claims' figures and words): a later clause
+        # may work figures out from them ("Together you would pay €829.14").
+        established: list[Quantity] = []
+        said: set[str] = set(extract(question).stems) if question else set()
+        results: list[PairResult] = []
+        for i, a in enumerate(alignments):
+            result = self._one(
+                a,
+                index,
+                claim_vectors[i],
+                pool,
+                all_text,
+                novelty,
+                given,
+                known_text,
+                embedded,
+                (established[-_ESTABLISHED:], frozenset(said)),
+            )
+            results.append(result)
+            if result.status == "supported":
+                established += extract(a.claim.text).quantities
+                said |= set(a.keys)
+        return results
 
     def _one(
         self,
@@ -159,6 +184,7 @@ class Verifier:
         given: Slots | None,
         known_text: str,
         embedded: np.ndarray,
+        earlier: tuple[Sequence[Quantity], frozenset[str]] = ((), frozenset()),
     ) -> PairResult:
         model = self.model
         claim = extract(alignment.claim.text)
@@ -245,7 +271,9 @@ class Verifier:
             near_q = quantity_supported(q, near, times=near_times, operands=operands, doubling=doubling)
             return near_q or quantity_supported(q, pool, allow_derived=False)
 
-        novel_q = unsupported_figures(claim.quantities, figure_stated, given_q)
+        # Only a clause that says it works something out takes the answer's earlier figures as operands.
+        working = bool(WORKING_OUT & {w.lower() for w in alignment.claim.text.split()})
+        novel_q = unsupported_figures(claim.quantities, figure_stated, [*given_q, *(earlier[0] if working else ())])
         # "One" is as often a pronoun as a count ("one customer noted"); a count before a colon counts
         # the list that follows it ("for two reasons: …").
         # A date the claim works out from a given date and a stated length of time is no added detail.
@@ -287,14 +315,24 @@ class Verifier:
             return PairResult(
                 "unsupported", max(p, 0.7), "causal", "no source states this causal link", windows, [], feats
             )
-        # A clause that only works figures out ("on the same £960 that would be £576") asserts nothing but
-        # its figures: with each one stated or derived, its one or two other words cannot make it new.
+        # A clause that only works figures out ("on the same £960 that would be £576", "together you would
+        # pay €829.14") asserts nothing but its figures: with each one stated or derived (from the sources,
+        # the question or what the answer established before it), a few words the sources, the question or
+        # the answer already use cannot make it new.
+        words = [k for k in alignment.keys if k[0] not in "#@" and k not in LIGHT_WORDS]
         if (
             self.detectors
             and claim.quantities
             and not novel_q
             and not novel_names
-            and sum(1 for k in alignment.keys if k not in LIGHT_WORDS) <= 1
+            and (
+                sum(1 for k in alignment.keys if k not in LIGHT_WORDS) <= 1
+                or (
+                    working
+                    and len(words) <= _WORKING_WORDS
+                    and all(k in index.vocabulary or k in earlier[1] or k in _ARITHMETIC for k in words)
+                )
+            )
         ):
             return PairResult("supported", min(p, 0.3), "figures", "every figure stated or derived", windows, [], feats)
         if p >= model.threshold:
