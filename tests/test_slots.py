@@ -686,6 +686,9 @@ def test_quantifier_clashes(claim: str, source: str, clash: bool) -> None:
         ("The portal is not yet open to tenants.", {"open"}),
         ("Late fees are not necessarily charged.", {"necessarili"}),
         ("The rule does not always apply to lodgers.", {"alway"}),
+        # A denied duty denies the deed it is about.
+        ("Tenants are under no obligation to repaint the walls.", {"repaint"}),
+        ("Landlords are not required to supply a fridge.", {"suppli"}),
     ],
 )
 def test_what_a_denial_governs(text: str, denied: set[str]) -> None:

@@ -169,6 +169,13 @@ def test_a_clause_that_works_figures_out_from_the_answers_own_figures() -> None:
     assert wrong.claims[-1].status != "supported"
 
 
+@pytest.mark.parametrize(("duty", "clash"), [("must show", True), ("may show", False)])
+def test_a_denied_duty_clashes_only_with_a_duty(duty: str, clash: bool) -> None:
+    source = [{"id": "1", "text": f"If a guest asks, staff {duty} them the allergen sheet for every dish on the menu."}]
+    report = ragaudit.audit("Staff are under no obligation to show guests the allergen sheet for a dish.", source)
+    assert (report.claims[0].decided_by == "detector:negation") is clash
+
+
 def test_audits_are_deterministic() -> None:
     request = {
         "answer": "The plant opened in 2019 and treats 52,000 cubic metres a day.",

@@ -89,7 +89,10 @@ def read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
                 pass  # "never had Roman-style pizza before" denies a past, not the pizza now had
             elif content and i not in conditioned and lower != "without" and not hypothetical:
                 # "if it won't start", "so they don't swallow": a condition or a purpose, not a denial.
-                denied = (_noun_head(tokens, i) if lower == "no" else "") or content[0]
+                duty = _duty_verb(tokens, i)
+                if duty:
+                    slots.denied_duties.add(duty)
+                denied = duty or (_noun_head(tokens, i) if lower == "no" else "") or content[0]
                 slots.negated_heads.add(denied)
     slots.negated = negations % 2 == 1
 
@@ -97,6 +100,19 @@ def read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
 def _content(word: str) -> bool:
     """A word a denial can govern: not a function word, a light word or an adverb of time ("not yet")."""
     return word not in STOPWORDS and word not in LIGHT_WORDS and word not in lex.NEGATION_ADVERBS
+
+
+_DUTIES = frozenset({"obligation", "requirement", "duty", "need", "obliged", "required", "bound", "expected"})
+
+
+def _duty_verb(tokens: list[tuple[str, str, int, int]], i: int) -> str:
+    """The deed a denied duty is about: "under no obligation to tell", "not required to display" deny the
+    telling and the displaying (as "must tell" asserts it), not the obligation as a thing."""
+    words = [t[1].lower() for t in tokens[i + 1 : i + 5] if t[0] == "word"]
+    for k, w in enumerate(words[:-2]):
+        if w in _DUTIES and words[k + 1] == "to" and _content(words[k + 2]):
+            return stem(words[k + 2])
+    return ""
 
 
 def _noun_head(tokens: list[tuple[str, str, int, int]], i: int) -> str:

@@ -124,6 +124,8 @@ class Slots:
     quantifiers: set[str] = field(default_factory=set)
     quantified: set[tuple[str, str]] = field(default_factory=set)
     """(quantifier class, the content word it applies to): ("all", "patient")."""
+    denied_duties: set[str] = field(default_factory=set)
+    """Deeds a denial says are not required ("under no obligation to *tell*"): they clash only with a duty."""
     hedged: bool = False
     """A hedging word ("may", "likely") or a bound ("up to")."""
     hedge_word: bool = False

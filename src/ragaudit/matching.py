@@ -217,13 +217,14 @@ def polarity_clash(claim: Slots, window_text: str, *, min_shared: int = 3) -> tu
 
             # One side denies, the other holds no denial at all: "no outstanding recommendation" and
             # "doesn't recommend" are two ways of saying one thing, not a clash.
+            # "Not required to tell" clashes only with "must tell", not with "may tell".
             if not claim.negated_heads and not claim.negated:
                 for head in sorted(theirs.negated_heads - claim.nominal - claim.hypothetical):
-                    if head in claim.stems and enough(head):
+                    if head in claim.stems and enough(head) and (head not in theirs.denied_duties or claim.certain):
                         return head, True
             if not theirs.negated_heads and not theirs.negated:
                 for head in sorted(claim.negated_heads - theirs.nominal - theirs.hypothetical):
-                    if head in theirs.stems and enough(head):
+                    if head in theirs.stems and enough(head) and (head not in claim.denied_duties or theirs.certain):
                         return head, False
     return None
 
