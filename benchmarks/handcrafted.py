@@ -3,6 +3,7 @@
     python benchmarks/handcrafted.py                     # table on stdout
     python benchmarks/handcrafted.py --json out.json     # and every figure as JSON
     python benchmarks/handcrafted.py --show-errors       # each wrong case with its claims
+    python benchmarks/handcrafted.py benchmarks/data/blind_probe_2.jsonl   # the blind probe sets (see data/README.md)
 
 Reads only ``question``, ``sources`` and ``answer`` of each case for the audit; the gold ``expect``
 object is used to score. Figures: response-level balanced accuracy; claim-level recall per error
@@ -106,6 +107,12 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _case(row: dict[str, Any]) -> dict[str, Any]:
+    """A case with its gold ``expect`` object on top: ``cases.jsonl`` rows are, the shared benchmark format
+    (``dev.jsonl``, ``benchmarks/data/blind_probe*.jsonl``) keeps it in ``meta``."""
+    return row if "expect" in row else {**row, "expect": row["meta"]["expect"]}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the auditor over the cases and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -114,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--show-errors", action="store_true")
     args = parser.parse_args(argv)
-    cases = [json.loads(line) for line in args.cases.read_text().splitlines() if line.strip()]
+    cases = [_case(json.loads(line)) for line in args.cases.read_text().splitlines() if line.strip()]
     auditor = Auditor(args.judge)
     rows = []
     for case in cases:
