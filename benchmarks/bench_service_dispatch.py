@@ -1,7 +1,7 @@
 """How often the service's audit processes build the same source index: RAGTruth rows through the
 audit pool (no HTTP), a few callers at a time, as wrk sends them to the service.
 
-    python benchmarks/bench_service_dispatch.py [--rows 120] [--callers 2 4] [--interleave 1 4]
+    python benchmarks/bench_service_dispatch.py [--rows 120] [--callers 2 4] [--interleave 1 4] [--no-shared-vectors]
 
 For each order of the rows (``--interleave 1``: file order, where consecutive rows share their
 document; ``4``: the answers of 4 documents dealt in turn, see ``bench_service.interleave``) and each
@@ -36,7 +36,7 @@ def _cache_state() -> tuple[int, int, float]:
     return os.getpid(), len(shared_index_cache()), time.process_time()
 
 
-async def replay(n: int, callers: int, streams: int) -> dict[str, Any]:
+async def replay(n: int, callers: int, streams: int, shared: bool = True) -> dict[str, Any]:
     """Audit the first ``n`` rows (dealt ``streams`` documents at a time) with ``callers`` callers."""
     from ragaudit.config import AuditorConfig
     from ragaudit.models import AuditRequest
@@ -44,7 +44,7 @@ async def replay(n: int, callers: int, streams: int) -> dict[str, Any]:
 
     requests = [AuditRequest.model_validate(r) for r in interleave(rows(n), streams)]
     documents = len({json.dumps([s.model_dump() for s in r.sources]) for r in requests})
-    pool = AuditPool(AuditorConfig(), 2)
+    pool = AuditPool(AuditorConfig(), 2, shared_vectors=shared)
     await pool.start()
     call: Callable[[], Awaitable[tuple[int, int, float]]]
     if hasattr(pool, "run"):
@@ -53,12 +53,14 @@ async def replay(n: int, callers: int, streams: int) -> dict[str, Any]:
         call = lambda: asyncio.get_running_loop().run_in_executor(pool._pool(), _cache_state)  # type: ignore[attr-defined]  # noqa: E731
     before = {pid: (size, cpu) for pid, size, cpu in await asyncio.gather(*(call() for _ in range(6)))}
     pending = iter(requests)
+    started = time.perf_counter()
 
     async def caller() -> None:
         for request in pending:
             await pool.audit(request)
 
     await asyncio.gather(*(caller() for _ in range(callers)))
+    seconds = time.perf_counter() - started
     after = {pid: (size, cpu) for pid, size, cpu in await asyncio.gather(*(call() for _ in range(6)))}
     pool.close()
     builds = sum(after[p][0] - before[p][0] for p in after)
@@ -71,6 +73,8 @@ async def replay(n: int, callers: int, streams: int) -> dict[str, Any]:
         "index_builds": builds,
         "builds_per_document": round(builds / documents, 2),
         "worker_cpu_ms_per_audit": round(1000 * cpu / n, 1),
+        "seconds": round(seconds, 2),
+        "shared_vectors": shared,
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }
 
@@ -80,10 +84,11 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=120)
     parser.add_argument("--callers", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--interleave", type=int, nargs="+", default=[1, 4])
+    parser.add_argument("--no-shared-vectors", action="store_true", help="each process embeds alone")
     args = parser.parse_args()
     for streams in args.interleave:
         for callers in args.callers:
-            print(json.dumps(asyncio.run(replay(args.rows, callers, streams))), flush=True)
+            print(json.dumps(asyncio.run(replay(args.rows, callers, streams, not args.no_shared_vectors))), flush=True)
 
 
 if __name__ == "__main__":

@@ -100,6 +100,8 @@ class AuditPool:
         index_cache_chars: Bound of each worker's source-index cache (characters); default: the library's.
         on_dispatch: Called with ``True`` when a request goes to a process that had its sources among
             those it indexed recently, ``False`` otherwise (the service counts them).
+        shared_vectors: Let the processes share the vectors they embed (off: each embeds alone, as for
+            measuring what sharing saves).
     """
 
     def __init__(
@@ -109,6 +111,7 @@ class AuditPool:
         *,
         index_cache_chars: int | None = None,
         on_dispatch: Callable[[bool], None] | None = None,
+        shared_vectors: bool = True,
     ) -> None:
         self.config = config
         self.index_cache_chars = index_cache_chars
@@ -118,6 +121,7 @@ class AuditPool:
         self._executors: list[ProcessPoolExecutor | None] = [None] * max(0, self.processes)
         self._lock = threading.Lock()
         self._vectors: SharedVectors | None = None
+        self.shared_vectors = shared_vectors
 
     def _executor(self, slot: int) -> ProcessPoolExecutor:
         with self._lock:
@@ -125,7 +129,7 @@ class AuditPool:
             if executor is None:
                 # spawn, not fork: the server process has threads (event loop helpers, DB pool) by now
                 context = multiprocessing.get_context("spawn")
-                if self._vectors is None and self.processes > 1:
+                if self._vectors is None and self.processes > 1 and self.shared_vectors:
                     self._vectors = _shared_table(context)
                 handle = self._vectors.handle if self._vectors is not None else None
                 executor = self._executors[slot] = ProcessPoolExecutor(
