@@ -89,3 +89,11 @@ def embed_texts(handle: Handle, texts: list[str]) -> None:
     """Embed ``texts`` with the shared vector table ``handle`` names."""
     embedding.share_vectors(SharedVectors.attach(handle))
     embedding.embed(texts)
+
+
+def hold_table_lock(handle: Handle, held: Event) -> None:
+    """Take a shared vector table's lock and keep it until killed (a worker that dies holding it)."""
+    table = SharedVectors.attach(handle)
+    table.lock.acquire()
+    held.set()
+    time.sleep(60)

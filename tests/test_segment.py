@@ -183,6 +183,8 @@ def test_a_numbered_clause_after_a_full_stop_starts_a_sentence() -> None:
 def test_a_superscript_after_a_unit_is_no_citation(unit: str) -> None:
     claims = segment(f"The plot covers 450 {unit} and the house 120 {unit}, by the survey.").claims
     assert len(claims) == 1 and not claims[0].citations
+    # After a word that merely ends like a unit, it is still a citation.
+    assert segment("The fleet has 14 aircraft¹.").claims[0].citations == ["1"]
 
 
 def test_a_referral_after_a_gap_is_no_claim() -> None:
@@ -213,3 +215,8 @@ def test_advice_given_a_discrepancy_is_a_conflict_note() -> None:
     assert [answer[a:b] for a, b in result.conflict_notes] == [
         "Given the discrepancy, confirm the allowance with the airline."
     ]
+
+
+def test_after_a_gap_only_advice_is_taken_for_a_referral() -> None:
+    answer = "The sources do not say whether parking is free. The hotel staff contact guests by text before arrival."
+    assert [c.text for c in segment(answer).claims] == ["The hotel staff contact guests by text before arrival."]

@@ -4,12 +4,16 @@ spawned processes."""
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
+import time
 from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
-from processes import claim_texts, embed_texts, vector_of
+from processes import claim_texts, embed_texts, hold_table_lock, vector_of
+from ragaudit import _shared_vectors as shared_vectors
 from ragaudit import embed as embedding
 from ragaudit._shared_vectors import SharedVectors, text_key
 
@@ -56,6 +60,7 @@ def test_claims_of_a_process_that_died_are_taken_over(table: SharedVectors) -> N
     child.start()
     child.join(30)
     assert child.exitcode == 0 and claimed.is_set()
+    time.sleep(2 * shared_vectors._ALIVE_CHECK_SECONDS)  # only claims older than this are checked for their owner
     found, mine, theirs = table.claim(keys)  # its process is gone: no waiting on it
     assert (found, mine, theirs) == ({}, set(keys), set())
 
@@ -76,7 +81,44 @@ def test_a_failed_embedding_releases_its_claims(table: SharedVectors) -> None:
     keys = [text_key(t) for t in TEXTS]
     table.claim(keys)
     table.release(keys)
-    assert table.wait(set(keys)) == {}  # nothing pending: a waiter computes them itself
+    # Released: another process claims them for itself (the child asserts so), not left waiting for this one.
+    claimed = CONTEXT.Event()
+    child = CONTEXT.Process(target=claim_texts, args=(table.handle, keys, claimed, None))
+    child.start()
+    child.join(30)
+    assert child.exitcode == 0 and claimed.is_set()
+
+
+def test_a_process_killed_holding_the_lock_makes_the_others_embed_alone(
+    table: SharedVectors, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(shared_vectors, "LOCK_SECONDS", 0.2)
+    held = CONTEXT.Event()
+    child = CONTEXT.Process(target=hold_table_lock, args=(table.handle, held))
+    child.start()
+    assert held.wait(30)
+    os.kill(child.pid or 0, signal.SIGKILL)
+    child.join(30)
+    encoder = embedding._encoder()
+    encoder.cache.clear()
+    embedding.share_vectors(table)
+    try:
+        vectors = embedding.embed(TEXTS)  # does not wait for a lock nobody will release
+        assert encoder.shared is None
+    finally:
+        embedding.share_vectors(None)
+        encoder.cache.clear()
+    assert np.array_equal(vectors, embedding.embed(TEXTS))
+
+
+def test_a_vector_does_not_depend_on_the_batch_it_ran_in() -> None:
+    encoder = embedding._encoder()
+    encoder.cache.clear()
+    alone = embedding.embed(TEXTS[:1])
+    encoder.cache.clear()
+    together = embedding.embed([*TEXTS[1:], "A short one.", TEXTS[0]])
+    encoder.cache.clear()
+    assert np.array_equal(alone[0], together[-1])
 
 
 def test_vectors_read_from_the_table_are_the_ones_this_process_would_compute(table: SharedVectors) -> None:

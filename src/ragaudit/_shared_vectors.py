@@ -18,7 +18,8 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing import shared_memory
 from multiprocessing.context import SpawnContext
@@ -32,9 +33,20 @@ DEFAULT_SLOTS = 8_192
 """Vectors kept (1.5 KB each: 12.6 MB of shared memory for the default)."""
 _PROBE = 8
 """Slots a key may occupy: its hash's slot and the next seven."""
-STALE_SECONDS = 1.0
-"""A claim not finished this long after it was made is taken over (one embedding run takes milliseconds)."""
-_POLL_SECONDS = 0.0005
+STALE_SECONDS = 5.0
+"""A claim not finished this long after it was made is taken over (a claim is published as soon as its text is
+embedded: milliseconds; a process that died is noticed at once)."""
+LOCK_SECONDS = 2.0
+"""How long a process waits for the table's lock: one killed while holding it never releases it, and then every
+process stops sharing (:class:`TableUnavailable`) instead of waiting for ever."""
+_POLL_SECONDS = 0.001
+_ALIVE_CHECK_SECONDS = 0.05
+"""Claims younger than this are not checked for a dead owner (a system call per key per poll otherwise)."""
+
+
+class TableUnavailable(RuntimeError):
+    """The table's lock could not be had in :data:`LOCK_SECONDS`: embed alone from now on."""
+
 
 _EMPTY, _PENDING, _DONE = 0, 1, 2
 
@@ -91,8 +103,9 @@ class SharedVectors:
     @classmethod
     def create(cls, context: SpawnContext, slots: int = DEFAULT_SLOTS) -> SharedVectors:
         """A new, empty table (its memory is zeroed by the system)."""
+        lock = context.Lock()  # first: a block created before a failing lock would never be unlinked
         memory = shared_memory.SharedMemory(create=True, size=cls.size(slots))
-        return cls(memory, slots, context.Lock(), owner=True)
+        return cls(memory, slots, lock, owner=True)
 
     @classmethod
     def attach(cls, handle: Handle) -> SharedVectors:
@@ -117,6 +130,15 @@ class SharedVectors:
             setattr(self, name, None)
 
     # -- lookups, under the lock -------------------------------------------------------------
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        if not self.lock.acquire(timeout=LOCK_SECONDS):
+            raise TableUnavailable("the shared vector table's lock was not released (a process died holding it?)")
+        try:
+            yield
+        finally:
+            self.lock.release()
 
     def _window(self, key: bytes) -> range:
         start = int.from_bytes(key[:8], "little") % self.slots
@@ -156,7 +178,7 @@ class SharedVectors:
         theirs: set[bytes] = set()
         pid = os.getpid()
         now = time.monotonic()
-        with self.lock:
+        with self._locked():
             for key in keys:
                 slot = self._find(key)
                 if slot is not None and self._states[slot] == _DONE:
@@ -178,8 +200,11 @@ class SharedVectors:
 
     def _abandoned(self, slot: int, now: float) -> bool:
         """A claim whose process is gone, or that has not finished in :data:`STALE_SECONDS`."""
-        if now - self._stamps[slot] > STALE_SECONDS:
+        age = now - self._stamps[slot]
+        if age > STALE_SECONDS:
             return True
+        if age < _ALIVE_CHECK_SECONDS:
+            return False
         try:
             os.kill(int(self._owners[slot]), 0)
         except ProcessLookupError:
@@ -191,7 +216,7 @@ class SharedVectors:
     def publish(self, vectors: Iterable[tuple[bytes, npt.NDArray[np.float32]]]) -> None:
         """Store finished vectors for keys this process claimed (a key whose slot was taken over is skipped)."""
         pid = os.getpid()
-        with self.lock:
+        with self._locked():
             for key, vector in vectors:
                 slot = self._find(key)
                 if slot is None or self._states[slot] != _PENDING or self._owners[slot] != pid:
@@ -204,7 +229,7 @@ class SharedVectors:
     def release(self, keys: Iterable[bytes]) -> None:
         """Drop this process's claims on ``keys`` that it did not finish (its embedding failed)."""
         pid = os.getpid()
-        with self.lock:
+        with self._locked():
             for key in keys:
                 slot = self._find(key)
                 if slot is not None and self._states[slot] == _PENDING and self._owners[slot] == pid:
@@ -217,7 +242,7 @@ class SharedVectors:
         waiting = set(keys)
         while waiting:
             now = time.monotonic()
-            with self.lock:
+            with self._locked():
                 for key in list(waiting):
                     slot = self._find(key)
                     if slot is None or self._states[slot] == _EMPTY:

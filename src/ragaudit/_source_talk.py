@@ -33,8 +33,6 @@ ABSTENTION_RE = re.compile(
            can't\ be\ (?:determined|worked\ out|calculated|confirmed|answered)|
            (?:is|are|was|were|isn't|aren't|wasn't|weren't)\ not\ (?:mentioned|specified|provided|stated|addressed|included|available|given|listed|published|known)|
            (?:isn't|aren't|wasn't|weren't)\ (?:mentioned|specified|provided|stated|addressed|included|given|listed|published|said|known))
-      | \b(?:do(?:es)?\ not|don't|doesn't|did\ not|didn't)\s+(?:say|state|mention|specify)\s+
-           (?:whether|if|how|what|when|where|which|who|why)\b
       | \bnot\ possible\ to\ (?:determine|answer|say|tell|work\ out)
       | \bneither\ (?:source|document|passage|page)\b
       | \b(?:neither|none)\ (?:of\ (?:them|the\ \w+)\ |\w+\ )?(?:says|states|mentions|specifies|gives|lists|covers|addresses|
@@ -54,10 +52,26 @@ CONFLICT_NOTE_RE = re.compile(
       | \b(?:given|because\ of|in\ view\ of|with)\ (?:the|this|that)\ (?:discrepancy|disagreement|conflict|inconsistency)\b""",
     re.IGNORECASE | re.VERBOSE,
 )
+_WHERE_FROM = r"(?:would|will)\ (?:have|need)\ to\ come\ from|is\ (?:something|one|the\ one)\ to\ (?:check|ask|confirm)"
 REFERRAL_RE = re.compile(
-    r"""\b(?:ask|check\ with|confirm(?:ed)?\ with|contact|get\ in\ touch|worth\ (?:asking|checking)|
-           (?:would|will)\ (?:have|need)\ to\ come\ from|is\ (?:something|one|the\ one)\ to\ (?:check|ask|confirm))\b""",
+    rf"\b(?:ask|check\ with|confirm(?:ed)?\ with|contact|get\ in\ touch|worth\ (?:asking|checking)|{_WHERE_FROM})\b",
     re.IGNORECASE | re.VERBOSE,
 )
 """Where to get what the sources lack ("ask the clinic about that", "pricing would have to come from the
 contract"): after a sentence that says what they lack, advice about the gap, not a claim about the world."""
+WHERE_FROM_RE = re.compile(rf"\b(?:{_WHERE_FROM})\b", re.IGNORECASE | re.VERBOSE)
+"""A sentence that says where a fact would come from ("pricing would have to come from the contract")."""
+REFERRAL_SENTENCE_RE = re.compile(
+    r"""(?:(?:so|instead|otherwise|please)\W++)?+(?:you(?:'d|'ll|\ would|\ will|\ may|\ might)?+\s++(?:need|have|want)\ to\s++)?+
+        (?:ask|check\ with|confirm|contact|get\ in\ touch|speak\ to|talk\ to)\b""",
+    re.IGNORECASE | re.VERBOSE,
+)
+"""A sentence that opens with advice on where to ask ("Ask the clinic …", "You'd need to contact …"): matched
+at a sentence's start only (:data:`REFERRAL_RE` finds the words anywhere, for claims)."""
+
+
+def is_referral(sentence: str) -> bool:
+    """Whether a sentence (after one about what the sources lack) only says where to find it: advice to ask,
+    or where the fact would come from, with no figure of its own."""
+    advice = REFERRAL_SENTENCE_RE.match(sentence) or WHERE_FROM_RE.search(sentence)
+    return advice is not None and not any(c.isdigit() for c in sentence)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from functools import cache
 from importlib import resources
@@ -23,7 +23,7 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-from ragaudit._shared_vectors import SharedVectors, text_key
+from ragaudit._shared_vectors import SharedVectors, TableUnavailable, text_key
 from ragaudit._textcache import text_cache
 
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
@@ -130,45 +130,62 @@ class _Encoder:
     def _compute(self, texts: list[str], shared: SharedVectors | None) -> dict[str, Vectors]:
         """Unit vectors of ``texts`` (none cached here): run by this process, or, with a ``shared`` table, read
         from it where another process computed or is computing them."""
-        keys = {text: text_key(text) for text in texts} if shared is not None else {}
+        if shared is not None:
+            try:
+                return self._compute_shared(texts, shared)
+            except TableUnavailable:
+                self.shared = None  # a process died holding the table's lock: embed alone from now on
+        pieces = [(text, ids) for text in texts for ids in _pieces(text)]
+        sums: dict[str, Vectors] = {}
+        for chunk in _batches(sorted(pieces, key=lambda piece: len(piece[1]))):  # similar lengths: less padding
+            for (text, _), vector in zip(chunk, self._run([ids for _, ids in chunk]), strict=True):
+                sums[text] = sums[text] + vector if text in sums else vector
+        return {text: _unit(vector) for text, vector in sums.items()}
+
+    def _compute_shared(self, texts: list[str], shared: SharedVectors) -> dict[str, Vectors]:
+        """:meth:`_compute` with a table shared by processes: each run's texts are claimed just before it runs
+        (so two processes on the same texts split them), each text published once its last window has run."""
+        keys = {text: text_key(text) for text in texts}
         found: dict[str, Vectors] = {}
         mine: set[str] = set()
         theirs: set[str] = set()
         pieces = [(text, ids) for text in texts for ids in _pieces(text)]
-        # Similar lengths in one batch: less padding.
-        order = sorted(range(len(pieces)), key=lambda k: len(pieces[k][1]))
+        left = Counter(text for text, _ in pieces)
         sums: dict[str, Vectors] = {}
+        units: dict[str, Vectors] = {}
         try:
-            for chunk in _batches([pieces[k] for k in order]):
-                if shared is not None:
-                    # Claimed one run at a time, so that two processes on the same texts split them.
-                    fresh = [t for t in dict.fromkeys(t for t, _ in chunk) if t not in mine and t not in theirs]
-                    if fresh:
-                        done, claimed, others = shared.claim([keys[t] for t in fresh])
-                        by_key = {keys[t]: t for t in fresh}
-                        found.update((by_key[k], v) for k, v in done.items())
-                        mine.update(by_key[k] for k in claimed)
-                        theirs.update(by_key[k] for k in others)
-                    chunk = [(t, ids) for t, ids in chunk if t in mine]
-                    if not chunk:
-                        continue
-                vectors = self._run([ids for _, ids in chunk])
-                for (text, _), vector in zip(chunk, vectors, strict=True):
+            for chunk in _batches(sorted(pieces, key=lambda piece: len(piece[1]))):
+                fresh = [t for t in dict.fromkeys(t for t, _ in chunk) if t not in mine | theirs and t not in found]
+                if fresh:
+                    done, claimed, others = shared.claim([keys[t] for t in fresh])
+                    by_key = {keys[t]: t for t in fresh}
+                    found.update((by_key[k], v) for k, v in done.items())
+                    mine.update(by_key[k] for k in claimed)
+                    theirs.update(by_key[k] for k in others)
+                chunk = [(t, ids) for t, ids in chunk if t in mine]
+                if not chunk:
+                    continue
+                for (text, _), vector in zip(chunk, self._run([ids for _, ids in chunk]), strict=True):
                     sums[text] = sums[text] + vector if text in sums else vector
+                    left[text] -= 1
+                finished = {t: _unit(sums[t]) for t, _ in chunk if left[t] == 0 and t not in units}
+                units.update(finished)
+                shared.publish((keys[t], v) for t, v in finished.items())
         except BaseException:
-            if shared is not None:
-                shared.release(keys[t] for t in mine)
+            shared.release(keys[t] for t in mine - units.keys())
             raise
-        units = {text: vector / max(float(np.linalg.norm(vector)), 1e-9) for text, vector in sums.items()}
-        if shared is not None:
-            shared.publish((keys[t], v) for t, v in units.items())
-            if theirs:
-                by_key = {keys[t]: t for t in theirs}
-                found.update((by_key[k], v) for k, v in shared.wait(set(by_key)).items())
-                missing = [t for t in theirs if t not in found]
-                if missing:  # their claim was dropped or abandoned: computed here
-                    found.update(self._compute(missing, None))
+        if theirs:
+            by_key = {keys[t]: t for t in theirs}
+            found.update((by_key[k], v) for k, v in shared.wait(set(by_key)).items())
+            missing = [t for t in theirs if t not in found]
+            if missing:  # their claim was dropped or abandoned: computed here
+                found.update(self._compute(missing, None))
         return {**found, **units}
+
+
+def _unit(vector: Vectors) -> Vectors:
+    """``vector`` scaled to length one."""
+    return np.asarray(vector / max(float(np.linalg.norm(vector)), 1e-9), dtype=np.float32)
 
 
 def _batches(pieces: list[tuple[str, list[int]]]) -> list[list[tuple[str, list[int]]]]:

@@ -308,6 +308,10 @@ def compare(
             swapped.add(id(q))
             found.append(Mismatch("unit", f"'{_fmt(q)}' in another unit than the source's '{_fmt(p)}'"))
     claim_figures = [q for q in claim_figures if id(q) not in swapped]
+    # Which of the claim's figures state each window figure (only for a claim of few figures: one of dozens,
+    # a hostile one, would cost 64 × thousands of comparisons per window).
+    few = len(claim_figures) <= _ACCOUNTED_FIGURES
+    stating = {id(p): [o for o in claim_figures if _same_figure(o, p)] for p in window.quantities if few}
     for q in unsupported_figures(
         claim_figures,
         lambda q, known: (
@@ -328,7 +332,7 @@ def compare(
             for p in window.quantities
             if not p.frequency_word
             and not _in_date(p, window.dates)
-            and not any(o is not q and _same_figure(o, p) for o in claim_figures)
+            and not any(o is not q for o in stating.get(id(p), ()))
         ]
         same_dim = [p for p in stated if p.dimension == q.dimension and _year_like(p) == year]
         # The same number in another unit: "51.2 mph" where the source has "51.2 km/h".
@@ -349,6 +353,9 @@ def compare(
     if claim.times and window.times and not claim.times & window.times:
         found.append(Mismatch("time", "a different time of day than the source"))
     return found
+
+
+_ACCOUNTED_FIGURES = 8  # claims with at most this many figures have the window figures they state set aside
 
 
 def _same_figure(a: Quantity, b: Quantity) -> bool:

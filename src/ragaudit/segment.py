@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import blingfire
 
-from ragaudit._source_talk import ABSTENTION_RE, CONFLICT_NOTE_RE, REFERRAL_RE
+from ragaudit._source_talk import ABSTENTION_RE, CONFLICT_NOTE_RE, is_referral
 from ragaudit.models import Claim, ClaimType
 
 # --- citation markers ---------------------------------------------------------------------
@@ -32,7 +32,7 @@ _CITATION_RE = re.compile(
   | \((?P<paren>(?>(?:according\ to\ )?(?:source|passage|document|doc|ref)s?\s*+\d{{1,6}}+
         (?:\s*+(?:,|;|–|-|and|&)\s*+(?:(?:source|passage|document|doc)s?\s*+)?\d{{1,6}}+)*+))\)  # (Source 2)
   | \^(?P<caret>\d{{1,6}}+(?:,\d{{1,6}}+)*+)(?!\d)                                   # ^2
-  | (?<![\d\s]m)(?<![kcmd]m)(?<!ft)(?P<sup>[¹²³⁴⁵⁶⁷⁸⁹⁰]++)               # superscript digits, not "m²", "km²", "ft³"
+  | (?<![\d\s]m)(?<![\d\s][kcmd]m)(?<![\d\s]ft)(?P<sup>[¹²³⁴⁵⁶⁷⁸⁹⁰]++)  # superscript digits, not "4 m²", "5km²", "3 ft³"
   | (?<=[a-z0-9][.,)])(?P<foot>\d{{1,2}})(?=\s|$)                          # footnote: "tall.2 It", "1990.3"
     """,
     re.VERBOSE | re.IGNORECASE,
@@ -147,7 +147,6 @@ _CLAUSE_SPLIT_RE = re.compile(
     re.IGNORECASE,
 )
 _MIN_CLAUSE_WORDS = 4
-_DIGIT_RE = re.compile(r"\d")
 _WORD_RE = re.compile(r"\S+")
 # A clause has a verb; a list item ("…, and the state they work in") has none of these.
 _VERB_RE = re.compile(
@@ -247,8 +246,7 @@ def sentence_spans(text: str, base: int = 0) -> list[tuple[int, int]]:
 
 def _clause_pieces(line: str, start: int, end: int) -> list[tuple[int, int]]:
     """``line[start:end]`` cut before each numbered clause it runs into."""
-    cuts = [m.end() for m in _CLAUSE_NUMBER_RE.finditer(line, start, end)]
-    bounds = [start, *cuts, end]
+    bounds = [start, *(m.end() for m in _CLAUSE_NUMBER_RE.finditer(line, start, end)), end]
     return [(a, b) for a, b in itertools.pairwise(bounds) if line[a:b].strip()]
 
 
@@ -391,8 +389,7 @@ def segment(answer: str) -> Segmentation:
         sentence = answer[start:end]
         if _NON_CLAIM_RE.match(sentence.strip()) or sentence.rstrip().endswith("?") or not _has_content(sentence):
             continue
-        if after_gap and REFERRAL_RE.search(sentence) and not _DIGIT_RE.search(sentence):
-            # "… doesn't give a price. Ask the clinic when you book.": where to find it, not a claim.
+        if after_gap and is_referral(sentence):  # "… gives no price. Ask the clinic.": where to find it
             result.abstentions.append((start, end))
             continue
         after_gap = after_gap or bool(ABSTENTION_RE.search(sentence) or CONFLICT_NOTE_RE.search(sentence))

@@ -346,7 +346,7 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
             per_unit, per_width = _unit_at(tokens, j + 2)
             if per_unit and lex.UNITS[per_unit][0] == "time":
                 unit, width = f"/{per_unit}", per_width + 2
-        per_time = 1.0
+        per_time: float | None = None
         if unit and not unit.startswith("/") and lex.UNITS[unit][0] in _COMPOUND:
             k = j + width
             if k + 1 < n and tokens[k][1].lower() in _PER:
@@ -355,7 +355,7 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
                     per_time, width = lex.UNITS[over][1], width + 1 + over_width
         dimension = None
         base = value
-        if per_time != 1.0 and unit:
+        if per_time is not None and unit:
             dimension = _COMPOUND[lex.UNITS[unit][0]]
             # bytes are counted in bits in a data rate
             base = value * lex.UNITS[unit][1] * (8 if dimension == "data_rate" else 1) / per_time

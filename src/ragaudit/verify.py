@@ -266,14 +266,18 @@ class Verifier:
         rates = [q for q in pool if q.dimension == "percent"]
         doubling = claim.aggregates or any(extract(w.text).aggregates for w in about[:3])
 
+        # Only a clause that says it works something out takes the answer's earlier figures as operands.
+        working = bool(WORKING_OUT & {w.strip(",.;:!?()").lower() for w in alignment.claim.text.split()})
+        base = [*given_q, *(earlier[0] if working else ())]
+
         def figure_stated(q: Quantity, known: list[Quantity]) -> bool:
+            # The claim's own figures first: derivations read the first twelve operands only.
+            known = known[len(base) :] + known[: len(base)]
             operands = known + rates if q.dimension in MONEY else known
             near_q = quantity_supported(q, near, times=near_times, operands=operands, doubling=doubling)
             return near_q or quantity_supported(q, pool, allow_derived=False)
 
-        # Only a clause that says it works something out takes the answer's earlier figures as operands.
-        working = bool(WORKING_OUT & {w.lower() for w in alignment.claim.text.split()})
-        novel_q = unsupported_figures(claim.quantities, figure_stated, [*given_q, *(earlier[0] if working else ())])
+        novel_q = unsupported_figures(claim.quantities, figure_stated, base)
         # "One" is as often a pronoun as a count ("one customer noted"); a count before a colon counts
         # the list that follows it ("for two reasons: …").
         # A date the claim works out from a given date and a stated length of time is no added detail.

@@ -269,12 +269,12 @@ class AuditPool:
             waiting = list(self.scheduler.waiting)
             self.scheduler.waiting.clear()
             executors, self._executors = self._executors, [None] * len(self._executors)
+            # Taken with the executors: a process started after this gets a table of its own, never this one.
+            vectors, self._vectors = self._vectors, None
         for item in waiting:
             item.payload[2].cancel()
         for executor in executors:
             if executor is not None:
                 executor.shutdown(wait=True, cancel_futures=True)
-        with self._lock:
-            vectors, self._vectors = self._vectors, None
         if vectors is not None:
             vectors.unlink()
