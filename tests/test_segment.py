@@ -117,6 +117,14 @@ def test_sentence_final_citation_applies_to_every_clause() -> None:
     assert [c.citations for c in claims] == [["2"], ["2"]]
 
 
+def test_a_citation_inside_a_sentence_applies_to_every_clause_before_it() -> None:
+    answer = (
+        "The sauna shuts at 21:00 on weekdays, so a 20:30 booking is too late for a full session [1][2], "
+        "and late arrivals pay the full rate [1]."
+    )
+    assert [c.citations for c in segment(answer).claims] == [["1", "2"], ["1", "2"], ["1"]]
+
+
 def test_numbers_are_not_mistaken_for_footnotes() -> None:
     assert find_citations("It grew 25 percent in 2019 and 3.5 times since.") == []
 

@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 
 from ragaudit import _slot_data as lex
 from ragaudit._blanks import compact
+from ragaudit._calendar import date_derived
 from ragaudit._certainty import asserts_effect, closest_clause, concludes, disclaims_cause
 from ragaudit._roles import bindings, name_swap, role_swap
 from ragaudit._scope import quantifiers_clash, restricted, table_exception
 from ragaudit.matching import (
     compare,
-    date_derived,
     forbidden_things,
     modality_clash,
     polarity_clash,
@@ -368,6 +368,8 @@ def test_causal_cues(text: str, causal: bool) -> None:
         ("6 June", "5 March", "3 months", False),  # … and are not reckoned in days
         ("10 October 2027", "10 October 2025", "two years", True),
         ("10 October 2026", "10 October 2025", "two years", False),
+        ("9 March", "3 March", "7 days", True),  # the last day of a seven-day course from 3 March
+        ("9 March", "3 March", "one week", False),  # … but a week after 3 March is 10 March
     ],
 )
 def test_a_date_worked_out_from_a_given_date_and_a_length_of_time(
@@ -709,3 +711,10 @@ def test_what_a_denial_governs(text: str, denied: set[str]) -> None:
 )
 def test_causal_cues_are_whole_words_and_phrases(text: str, causal: bool) -> None:
     assert extract(text).causal is causal
+
+
+def test_an_iso_date_is_a_date_with_its_day_and_year_as_figures() -> None:
+    slots = extract('{"renewal_due": "2026-04-30", "logged": "2026-04-02T09:15"}')
+    assert [(d.day, d.month, d.year) for d in slots.dates] == [(30, 4, 2026), (2, 4, 2026)]
+    assert {q.raw for q in slots.quantities} >= {30.0, 2026.0}
+    assert extract("Part 12-2026-04-301 and code 2026-13-01").dates == []

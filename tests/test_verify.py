@@ -169,6 +169,38 @@ def test_a_clause_that_works_figures_out_from_the_answers_own_figures() -> None:
     assert wrong.claims[-1].status != "supported"
 
 
+@pytest.mark.parametrize(("total", "label"), [("£171", "faithful"), ("£181", "hallucinated")])
+def test_a_sum_of_the_answers_earlier_figures_needs_no_cue(total: str, label: str) -> None:
+    sources = [
+        {"id": "1", "text": "| Service | Price |\n|---|---|\n| Boiler service | £126 |\n| Flue check | £45 |"},
+        {"id": "2", "text": "A flue check is advised for boilers older than ten years."},
+    ]
+    answer = f"A boiler service costs £126. A flue check is another £45, which would bring the bill to {total}."
+    assert ragaudit.audit(answer, sources).label == label
+
+
+def test_a_length_of_time_is_not_worked_out_from_the_answers_earlier_figures() -> None:
+    # "90 minutes" is 30 + 60, both said before, but the passage it rests on gives 120 minutes.
+    sources = [
+        "Delays of 30 to 59 minutes earn half the single fare; delays of 60 to 119 minutes, the single fare.",
+        "For delays of 120 minutes or more, the whole return fare is refunded.",
+    ]
+    answer = (
+        "From 30 minutes you get half the single fare, and from 60 minutes all of it. "
+        "After 90 minutes the whole return fare is refunded."
+    )
+    assert ragaudit.audit(answer, sources).claims[-1].status != "supported"
+
+
+@pytest.mark.parametrize(("last", "label"), [("21 May", "faithful"), ("23 May", "hallucinated")])
+def test_the_last_day_of_a_course_counted_in_days(last: str, label: str) -> None:
+    source = "Apply the cream twice a day for 5 days, starting on 17 May, and keep the area dry."
+    answer = (
+        f"You start the cream on 17 May and use it twice daily for five days, so the last application is on {last}."
+    )
+    assert ragaudit.audit(answer, [source]).label == label
+
+
 @pytest.mark.parametrize(("duty", "clash"), [("must show", True), ("may show", False)])
 def test_a_denied_duty_clashes_only_with_a_duty(duty: str, clash: bool) -> None:
     source = [{"id": "1", "text": f"If a guest asks, staff {duty} them the allergen sheet for every dish on the menu."}]

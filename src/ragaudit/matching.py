@@ -8,7 +8,6 @@ derivation, and a fixed number of clauses per window.
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -16,10 +15,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, combinations
 
+from ragaudit._calendar import date_derived, same_date
 from ragaudit._certainty import modality_clash as modality_clash
 from ragaudit._figure_context import same_things
 from ragaudit._figures import FigurePool, first, leading, reach, within
-from ragaudit._slot_data import INSTRUMENTAL_VERBS
+from ragaudit._slot_data import INSTRUMENTAL_VERBS, MONEY
 from ragaudit._text import stem
 from ragaudit.slots import MAX_CHARS, Date, Quantity, Slots, extract
 
@@ -275,18 +275,27 @@ def unsupported_figures(
     return rejected
 
 
+def worked_from_earlier(q: Quantity) -> bool:
+    """Whether ``q`` may be worked out from the answer's earlier figures: a sum of money ("£96 and £48 would
+    bring the bill to £144") or a count ("60 mg is two of the 30 mg chews"), not a length of time or a
+    measure, where a changed limit is often the sum of two others ("90 minutes" from "30 to 59 minutes")."""
+    return q.dimension is None or q.dimension in MONEY
+
+
 def compare(
     claim: Slots,
     window: Slots,
     sources_pool: list[Quantity],
     given: Sequence[Quantity] = (),
     texts: tuple[str, str] | None = None,
+    established: Sequence[Quantity] = (),
 ) -> list[Mismatch]:
     """Slots on which ``claim`` disagrees with ``window`` (a window about the same thing).
 
     ``sources_pool`` holds every quantity of the request's sources: a figure found anywhere is
     not called a mismatch here (synthesis checks look at where it came from). ``texts``, the claim's and
-    the window's, let a figure be matched with the window's figure for the same thing.
+    the window's, let a figure be matched with the window's figure for the same thing. ``established``:
+    the answer's earlier supported figures, operands for a sum of money or a count (:func:`worked_from_earlier`).
     """
     found: list[Mismatch] = []
     times = window.times | claim.times
@@ -316,7 +325,11 @@ def compare(
         claim_figures,
         lambda q, known: (
             quantity_supported(
-                q, window.quantities, times=times, operands=known, doubling=claim.aggregates or window.aggregates
+                q,
+                window.quantities,
+                times=times,
+                operands=[*known, *established] if worked_from_earlier(q) else known,
+                doubling=claim.aggregates or window.aggregates,
             )
             # Stated elsewhere in the same dimension (synthesis checks look at where it came from); a bare
             # number elsewhere does not excuse a figure that differs from the window's own.
@@ -363,42 +376,6 @@ def _same_figure(a: Quantity, b: Quantity) -> bool:
     return a.dimension == b.dimension and _close(a.value, b.value, a.approx)
 
 
-_DAY = 86_400.0
-_MONTH = 2_629_800.0
-"""A month in seconds as the slot reader counts it (a twelfth of 365.25 days)."""
-_SOME_COMMON_YEAR = 2025
-"""Day counts between two dates written without a year are reckoned in a common (non-leap) year."""
-
-
-def date_derived(d: Date, known: Sequence[Date], lengths: Sequence[Quantity]) -> bool:
-    """Whether ``d`` is a known date plus or minus a stated length: whole days or weeks ("eight weeks
-    after 5 March" is 30 April), or whole months or years, which keep the day of the month ("one month
-    after 10 September" is 10 October).
-    """
-    spans = [q.value for q in lengths if q.dimension == "time" and q.value >= _DAY]
-    days = {n for n in (round(v / _DAY) for v in spans) if n * _DAY in spans and n <= 3_660}
-    months = {round(v / _MONTH) for v in spans if abs(round(v / _MONTH) * _MONTH - v) < 1 and v <= 120 * _MONTH}
-    if d.day is None or not (days or months):
-        return False
-    for k in known[:MAX_SLOTS]:
-        if k.day is None or k is d:
-            continue
-        try:
-            start = dt.date(k.year or d.year or _SOME_COMMON_YEAR, k.month, k.day)
-        except ValueError:  # "31 February" as written
-            continue
-        for n in days:
-            for moved in (start + dt.timedelta(days=n), start - dt.timedelta(days=n)):
-                if (moved.month, moved.day) == (d.month, d.day) and d.year in (None, moved.year):
-                    return True
-        for n in months:
-            for shift in (n, -n):
-                total = start.year * 12 + start.month - 1 + shift
-                if (total % 12 + 1, k.day) == (d.month, d.day) and d.year in (None, total // 12):
-                    return True
-    return False
-
-
 def date_slips(claimed: Sequence[Date], stated: Sequence[Date]) -> list[Mismatch]:
     """Dates of the claim that the window states otherwise: the same day in another month, or another
     day of the same month ("10 October" where the window has "10 September")."""
@@ -412,15 +389,6 @@ def date_slips(claimed: Sequence[Date], stated: Sequence[Date]) -> list[Mismatch
     return found
 
 
-def unstated_dates(claimed: Sequence[Date], stated: Sequence[Date], lengths: Sequence[Quantity]) -> list[Date]:
-    """The claim's full dates that no date of ``stated`` is, nor follows from by a stated length of time."""
-    return [
-        d
-        for d in claimed[:MAX_SLOTS]
-        if d.day is not None and not any(same_date(d, s) for s in stated) and not date_derived(d, stated, lengths)
-    ]
-
-
 def _in_date(q: Quantity, dates: Sequence[Date]) -> bool:
     """Whether ``q`` is the day or year of one of ``dates``."""
     return any(d.start <= q.start < d.end for d in dates)
@@ -428,15 +396,6 @@ def _in_date(q: Quantity, dates: Sequence[Date]) -> bool:
 
 def _year_like(q: Quantity) -> bool:
     return q.dimension is None and q.raw.is_integer() and 1500 <= q.raw <= 2100
-
-
-def same_date(a: Date, b: Date) -> bool:
-    """Whether two dates can be the same day (a part one leaves out matches any)."""
-    return (
-        a.month == b.month
-        and (a.day == b.day or a.day is None or b.day is None)
-        and (a.year is None or b.year is None or a.year == b.year)
-    )
 
 
 _MONTH_NAMES = ["", "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

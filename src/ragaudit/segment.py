@@ -413,7 +413,7 @@ def segment(answer: str) -> Segmentation:
         # A marker that ends the sentence cites every clause of it.
         _, sentence_end, _ = _strip_markers(answer, start, end, markers)
         trailing = [ref for m in markers if m.start >= sentence_end and m.end <= end for ref in m.refs]
-        # A marker inside the sentence ends the clause it cites ("… 1,200 people [2], most of …").
+        # A marker inside the sentence ends the clauses it cites, back to the last marker ("… 1,200 people [2], most …").
         pieces: list[tuple[int, int]] = []
         cursor = start
         for m in markers:
@@ -423,13 +423,16 @@ def segment(answer: str) -> Segmentation:
                     pieces.append((cursor, m.end))
                     cursor = follow.end()  # absolute: matched with pos=m.end
         pieces.append((cursor, end))
-        clauses = [c for piece_start, piece_end in pieces for c in _clauses(answer, piece_start, piece_end)]
-        if len(pieces) > 1:
-            trailing = []  # markers inside the sentence say which clause each source backs
-        for clause_start, clause_end in clauses:
+        cites = [[r for m in markers if a <= m.start < b for r in m.refs] for a, b in pieces]
+        clauses = [
+            (c, cites[k] if len(pieces) > 1 else trailing)
+            for k, (a, b) in enumerate(pieces)
+            for c in _clauses(answer, a, b)
+        ]
+        for (clause_start, clause_end), cited in clauses:
             c_start, c_end = _trim(answer, clause_start, clause_end)
             c_start, c_end, refs = _strip_markers(answer, c_start, c_end, markers)
-            refs = list(dict.fromkeys(refs + trailing))
+            refs = list(dict.fromkeys(refs + cited))
             c_end = _trim(answer, c_start, c_end)[1]
             text = answer[c_start:c_end]
             if c_start >= c_end or not _has_content(text):

@@ -26,7 +26,8 @@ __all__ = ["MAX_CHARS", "Date", "Quantity", "Slots", "extract"]
 # One token: a clock time, a number (with thousands separators and decimals, an optional
 # currency sign before and % after), or a word. Alternatives never overlap at one position.
 _TOKEN_RE = re.compile(
-    r"(?P<duration>\d{1,2}:\d{2}:\d{2}(?![\d:])|(?:2[5-9]|[3-9]\d):\d{2}(?![\d:]))"
+    r"(?P<iso>(?<![\d-])(?:1[5-9]|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?![\d-]))"
+    r"|(?P<duration>\d{1,2}:\d{2}:\d{2}(?![\d:])|(?:2[5-9]|[3-9]\d):\d{2}(?![\d:]))"
     r"|(?P<clock>\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?(?!\d)|\d{1,2}\.\d{2}\s?[ap]\.?m\.?)"
     r"|(?P<ampm>\d{1,2}\s?[ap]\.?m\.?(?![a-z]))"
     r"|(?P<num>[£$€]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[£$€]?\d+(?:\.\d+)?)"
@@ -227,6 +228,14 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
                 if m[3] == "a" and hour == 12:
                     hour = 0
                 slots.times.add(hour * 60 + minute)
+            i += 1
+            continue
+        if kind == "iso":  # "2025-10-14" in a record or a table
+            year, month, day = (int(x) for x in raw.split("-"))
+            slots.dates.append(Date(day, month, year, start, end, ""))
+            # Its year and day as figures too, as "14 October 2025" gives them.
+            slots.quantities.append(Quantity(float(year), float(year), None, False, start, start + 4, raw[:4]))
+            slots.quantities.append(Quantity(float(day), float(day), None, False, end - 2, end, raw[-2:]))
             i += 1
             continue
         if kind == "duration":

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from ragaudit._budget import EmbeddingBudget
+from ragaudit._calendar import date_derived, same_date, unstated_dates
 from ragaudit._certainty import (
     closest_clause,
     concludes,
@@ -50,14 +51,13 @@ from ragaudit.embed import embed
 from ragaudit.matching import (
     Mismatch,
     compare,
-    date_derived,
     date_slips,
     forbidden_things,
     modality_clash,
     polarity_clash,
     quantity_supported,
-    unstated_dates,
     unsupported_figures,
+    worked_from_earlier,
 )
 from ragaudit.slots import Slots, extract
 
@@ -214,7 +214,7 @@ class Verifier:
                 and not about_the_same_figure(alignment.claim.text, claim, window.text, extract(window.text))
             ):
                 continue  # related, but not about the same event: a differing figure is no contradiction
-            found = self._mismatches(claim, alignment, window, pool, all_text, given, index)
+            found = self._mismatches(claim, alignment, window, pool, all_text, given, index, earlier[0])
             if found:
                 return PairResult(
                     "contradicted", max(p, 0.8), found[0].kind, found[0].detail, [window, *windows], found, feats
@@ -224,7 +224,7 @@ class Verifier:
         # paraphrased ("let us know by 10 October" against "tell us by 10 September").
         stated = [d for s in index.sources for d in extract(s.text).dates] if claim.dates and self.detectors else []
         stated += given.dates if given else []
-        slipped = unstated_dates(claim.dates, stated, [*pool, *claim.quantities]) if stated else []
+        slipped = unstated_dates(claim.dates, stated, [*pool, *claim.quantities, *earlier[0]]) if stated else []
         for window in windows[:1] if slipped else ():
             found = date_slips(slipped, extract(window.text).dates)
             if found:
@@ -266,13 +266,17 @@ class Verifier:
         rates = [q for q in pool if q.dimension == "percent"]
         doubling = claim.aggregates or any(extract(w.text).aggregates for w in about[:3])
 
-        # Only a clause that says it works something out takes the answer's earlier figures as operands.
+        # A figure may be worked out from the answer's earlier supported figures ("a £96 fee and £48 for the
+        # test would bring the bill to £144"); only a clause that says it works something out may add words.
         working = bool(WORKING_OUT & {w.strip(",.;:!?()").lower() for w in alignment.claim.text.split()})
-        base = [*given_q, *(earlier[0] if working else ())]
+        base = [*given_q, *earlier[0]]
+        earlier_ids = {id(q) for q in earlier[0]}
 
         def figure_stated(q: Quantity, known: list[Quantity]) -> bool:
             # The claim's own figures first: derivations read the first twelve operands only.
             known = known[len(base) :] + known[: len(base)]
+            if not worked_from_earlier(q):
+                known = [k for k in known if id(k) not in earlier_ids]
             operands = known + rates if q.dimension in MONEY else known
             near_q = quantity_supported(q, near, times=near_times, operands=operands, doubling=doubling)
             return near_q or quantity_supported(q, pool, allow_derived=False)
@@ -283,11 +287,13 @@ class Verifier:
         # A date the claim works out from a given date and a stated length of time is no added detail.
         known_dates = [
             *(given.dates if given else []),
-            *(d for w in about[:3] for d in extract(w.text).dates),
+            *(d for w in dict.fromkeys([*about[:3], *windows[:3]]) for d in extract(w.text).dates),
             *claim.dates,
         ]
         derived_days = [
-            (d.start, d.end) for d in claim.dates if date_derived(d, known_dates, [*near, *given_q, *claim.quantities])
+            (d.start, d.end)
+            for d in claim.dates
+            if date_derived(d, known_dates, [*near, *given_q, *claim.quantities, *earlier[0]])
         ]
         novel_q = [
             q
@@ -296,6 +302,8 @@ class Verifier:
             and not counts_list(alignment.claim.text, q)
             and not refers_back(alignment.claim.text, q)
             and not any(a <= q.start < b for a, b in derived_days)
+            # The day of a date a source states is checked as a date ("19 August 2025" for "2025-08-19").
+            and not any(d.start <= q.start < d.end and any(same_date(d, k) for k in stated) for d in claim.dates)
         ]
         novel_names = [n for n, written in claim.names.items() if novel_name(n, written, all_text, index)]
         literals = novel_literals(alignment.claim.text, known_text) if self.detectors else []
@@ -323,19 +331,26 @@ class Verifier:
         # pay €829.14") asserts nothing but its figures: with each one stated or derived (from the sources,
         # the question or what the answer established before it), a few words the sources, the question or
         # the answer already use cannot make it new.
+        # A clause whose figure or date no source states but follows by arithmetic is working one out
+        # ("would bring the bill to £144", "the last dose falls on 9 March"): one word of its own is its verb.
         words = [k for k in alignment.keys if k[0] not in "#@" and k not in LIGHT_WORDS]
+        new_words = sum(1 for k in words if k not in index.vocabulary and k not in earlier[1] and k not in _ARITHMETIC)
+        worked_dates = [
+            d for d in claim.dates if (d.start, d.end) in derived_days and not any(same_date(d, k) for k in stated)
+        ]
+        computed = bool(worked_dates) or any(
+            not quantity_supported(q, pool, allow_derived=False)
+            for q in claim.quantities
+            if not any(d.start <= q.start < d.end for d in claim.dates)
+        )
         if (
             self.detectors
-            and claim.quantities
+            and (claim.quantities or derived_days)
             and not novel_q
             and not novel_names
             and (
                 sum(1 for k in alignment.keys if k not in LIGHT_WORDS) <= 1
-                or (
-                    working
-                    and len(words) <= _WORKING_WORDS
-                    and all(k in index.vocabulary or k in earlier[1] or k in _ARITHMETIC for k in words)
-                )
+                or ((working or computed) and len(words) <= _WORKING_WORDS and new_words <= int(computed))
             )
         ):
             return PairResult("supported", min(p, 0.3), "figures", "every figure stated or derived", windows, [], feats)
@@ -353,10 +368,16 @@ class Verifier:
         all_text: str,
         given: Slots | None,
         index: SourceIndex,
+        established: Sequence[Quantity] = (),
     ) -> list[Mismatch]:
         theirs = extract(window.text)
         found = compare(
-            claim, theirs, pool, given.quantities if given else (), texts=(alignment.claim.text, window.text)
+            claim,
+            theirs,
+            pool,
+            given.quantities if given else (),
+            texts=(alignment.claim.text, window.text),
+            established=established,
         )
         shared = claim.stems & theirs.stems
         if quantifiers_clash(claim.quantified, theirs.quantified) and (

@@ -1,0 +1,69 @@
+"""Date arithmetic: whether a claimed date is a stated one, or follows from one by a stated length of time."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+
+from ragaudit.slots import Date, Quantity
+
+MAX_DATES = 64
+"""Dates of one text compared at most (a hostile text may write thousands)."""
+_DAY = 86_400.0
+_MONTH = 2_629_800.0
+"""A month in seconds as the slot reader counts it (a twelfth of 365.25 days)."""
+_SOME_COMMON_YEAR = 2025
+"""Day counts between two dates written without a year are reckoned in a common (non-leap) year."""
+
+
+def date_derived(d: Date, known: Sequence[Date], lengths: Sequence[Quantity]) -> bool:
+    """Whether ``d`` is a known date plus or minus a stated length: whole days or weeks ("eight weeks
+    after 5 March" is 30 April), or whole months or years, which keep the day of the month ("one month
+    after 10 September" is 10 October). A span of days counted from its first day ends a day earlier
+    ("a seven-day course from 3 March" has its last dose on 9 March).
+    """
+    spans = [q.value for q in lengths if q.dimension == "time" and q.value >= _DAY]
+    days = {n for n in (round(v / _DAY) for v in spans) if n * _DAY in spans and n <= 3_660}
+    months = {round(v / _MONTH) for v in spans if abs(round(v / _MONTH) * _MONTH - v) < 1 and v <= 120 * _MONTH}
+    # Only a span counted in days has a last day inside it ("for 7 days", "a seven-day course").
+    counted = {
+        n for q in lengths if q.dimension == "time" and "day" in q.text.lower() for n in days if n * _DAY == q.value
+    }
+    if d.day is None or not (days or months):
+        return False
+    for k in known[:MAX_DATES]:
+        if k.day is None or k is d:
+            continue
+        try:
+            start = dt.date(k.year or d.year or _SOME_COMMON_YEAR, k.month, k.day)
+        except ValueError:  # "31 February" as written
+            continue
+        for n in days:
+            last = (start + dt.timedelta(days=n - 1),) if n in counted else ()
+            for moved in (start + dt.timedelta(days=n), start - dt.timedelta(days=n), *last):
+                if (moved.month, moved.day) == (d.month, d.day) and d.year in (None, moved.year):
+                    return True
+        for n in months:
+            for shift in (n, -n):
+                total = start.year * 12 + start.month - 1 + shift
+                if (total % 12 + 1, k.day) == (d.month, d.day) and d.year in (None, total // 12):
+                    return True
+    return False
+
+
+def same_date(a: Date, b: Date) -> bool:
+    """Whether two dates can be the same day (a part one leaves out matches any)."""
+    return (
+        a.month == b.month
+        and (a.day == b.day or a.day is None or b.day is None)
+        and (a.year is None or b.year is None or a.year == b.year)
+    )
+
+
+def unstated_dates(claimed: Sequence[Date], stated: Sequence[Date], lengths: Sequence[Quantity]) -> list[Date]:
+    """The claim's full dates that no date of ``stated`` is, nor follows from by a stated length of time."""
+    return [
+        d
+        for d in claimed[:MAX_DATES]
+        if d.day is not None and not any(same_date(d, s) for s in stated) and not date_derived(d, stated, lengths)
+    ]
