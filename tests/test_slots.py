@@ -718,3 +718,16 @@ def test_an_iso_date_is_a_date_with_its_day_and_year_as_figures() -> None:
     assert [(d.day, d.month, d.year) for d in slots.dates] == [(30, 4, 2026), (2, 4, 2026)]
     assert {q.raw for q in slots.quantities} >= {30.0, 2026.0}
     assert extract("Part 12-2026-04-301 and code 2026-13-01").dates == []
+
+
+def test_numbers_that_name_things_are_labels_not_operands() -> None:
+    slots = extract("9.2 Stage 2, 3 and 4 permits last 30 days; a level 2 course of 5 days.")
+    assert [(q.text, q.label) for q in slots.quantities] == [
+        ("9.2", True),
+        ("2", True),
+        ("3", True),
+        ("4", True),
+        ("30 days", False),
+        ("2", True),
+        ("5 days", False),
+    ]

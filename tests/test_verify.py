@@ -201,6 +201,19 @@ def test_the_last_day_of_a_course_counted_in_days(last: str, label: str) -> None
     assert ragaudit.audit(answer, [source]).label == label
 
 
+def test_a_clause_number_derives_no_figure() -> None:
+    # 15 minutes is 900 seconds, and "4.9" × 100 rounds to 500 … : the clause number is no operand.
+    source = "4.8 Brine must cover the olives. 4.9 Curing takes at least 15 days at 12 °C or below."
+    report = ragaudit.audit("Curing takes at least 15 hours at 12 °C or below.", [source])
+    assert report.claims[0].status == "contradicted"
+
+
+def test_a_bound_on_an_amount_forbids_nothing_it_names() -> None:
+    source = "Do not use more than 3 sachets of the rehydration salts in any 24-hour period."
+    report = ragaudit.audit("The leaflet allows up to 3 sachets of rehydration salts over 24 hours.", [source])
+    assert report.label == "faithful"
+
+
 @pytest.mark.parametrize(("duty", "clash"), [("must show", True), ("may show", False)])
 def test_a_denied_duty_clashes_only_with_a_duty(duty: str, clash: bool) -> None:
     source = [{"id": "1", "text": f"If a guest asks, staff {duty} them the allergen sheet for every dish on the menu."}]

@@ -75,7 +75,7 @@ class FigurePool(list[Quantity]):
         self._plain_by_raw = _Sorted([(p.raw, p) for p in self if p.dimension is None])
         self.percents = [p.raw for p in self if p.dimension == "percent"][:12]
         """The first percentages (a derivation's rates start from these)."""
-        self.plain = [p.raw for p in self if p.dimension is None][:12]
+        self.plain = [p.raw for p in self if p.dimension is None and not p.label][:12]
         """The first plain figures (counts derived from these)."""
 
     def candidates(self, q: Quantity) -> list[Quantity]:
@@ -100,4 +100,6 @@ def leading(pool: Sequence[Quantity]) -> tuple[list[float], list[float]]:
     """The first twelve percentages and plain figures of ``pool`` (kept by a :class:`FigurePool`)."""
     if isinstance(pool, FigurePool):
         return pool.percents, pool.plain
-    return first(p.raw for p in pool if p.dimension == "percent"), first(p.raw for p in pool if p.dimension is None)
+    return first(p.raw for p in pool if p.dimension == "percent"), first(
+        p.raw for p in pool if p.dimension is None and not p.label
+    )

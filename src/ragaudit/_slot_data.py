@@ -26,6 +26,8 @@ US_STATES: dict[str, str] = LEXICON["us_states"]
 COUNTRY_ALIASES: tuple[frozenset[str], ...] = tuple(frozenset(v) for v in LEXICON["country_aliases"].values())
 """Lower-cased US state names and their postal abbreviations (addresses abbreviate them)."""
 REFERENCES = frozenset(LEXICON["cues"]["references"])
+LABELS = frozenset(LEXICON["cues"]["labels"])
+"""Words a number after them names rather than counts ("Schedule 2", "platform 1")."""
 DETERMINERS = frozenset(
     {"the", "a", "an", "each", "every", "this", "that", "its", "their", "your", "his", "her", "our", "my"}
 )
@@ -80,6 +82,8 @@ class Quantity:
     text: str
     noun: str = ""
     """Stem of the word right after a plain count ("five *cases*"), else empty."""
+    label: bool = False
+    """A number that names something ("Schedule *2*", "clause *7.2*"): matched as written, never an operand."""
 
     @property
     def frequency_word(self) -> bool:

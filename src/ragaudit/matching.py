@@ -171,8 +171,11 @@ def quantity_supported(
         spans = {abs(a - b) * 60 for a, b in combinations(sorted(times)[:12], 2)}
         if any(abs(q.value - d) <= 0.025 * d for d in spans):
             return True
-    # Derivations start from the first twelve figures of each kind (see :func:`derived`).
+    # Derivations start from the first twelve figures of each kind (see :func:`derived`); a number that
+    # names something ("Schedule 2") is no operand.
     rates, plain = leading(pool)
+    pool = [p for p in pool if not p.label]
+    operands = [o for o in operands if not o.label]
     percents = first(chain(rates, (o.raw for o in operands if o.dimension == "percent")))
     if q.dimension is None:
         return _derivable(q.raw, q.approx, [p.raw for p in pool[:12]], percents, [o.raw for o in operands], doubling)
@@ -239,6 +242,10 @@ _PROHIBITION_RE = re.compile(
     re.IGNORECASE,
 )
 _INSTRUMENTAL = frozenset(stem(w) for w in INSTRUMENTAL_VERBS)
+# "Do not give more than 20 mg in any 24-hour period" bounds an amount; it forbids nothing it names.
+_BOUND_RE = re.compile(
+    r"(?:[a-z]+\s){0,2}(?:(?:more|less|fewer|longer|later|earlier)\sthan|exceed|go\s(?:over|above|past))\b", re.I
+)
 
 
 def forbidden_things(claim: Slots, window_text: str) -> str | None:
@@ -249,6 +256,8 @@ def forbidden_things(claim: Slots, window_text: str) -> str | None:
         return None
     for clause in _CLAUSE_RE.split(window_text[:MAX_CHARS])[:64]:
         forbidden = _PROHIBITION_RE.match(clause)
+        if forbidden and _BOUND_RE.match(forbidden["things"]):
+            continue
         shared = claim.stems & (extract(forbidden["things"]).stems - _INSTRUMENTAL) if forbidden else set()
         if len(shared) >= 2:
             return sorted(shared)[0]

@@ -16,6 +16,7 @@ from dataclasses import replace
 from ragaudit import _blanks as blanks
 from ragaudit import _slot_data as lex
 from ragaudit._dates import read_date
+from ragaudit._labels import names_something, numbers_clause
 from ragaudit._polarity import read_polarity
 from ragaudit._slot_data import Date, Quantity, Slots
 from ragaudit._text import LIGHT_WORDS, STOPWORDS, stem
@@ -89,7 +90,10 @@ def extract(text: str) -> Slots:
     slots.question = text.rstrip().endswith("?")
     _read_names(text, tokens, slots)
     _read_numbers(tokens, slots)
-    slots.quantities = _join_durations(text, [replace(q, text=text[q.start : q.end]) for q in slots.quantities])
+    slots.quantities = _join_durations(
+        text,
+        [replace(q, text=text[q.start : q.end], label=q.label or numbers_clause(text, q)) for q in slots.quantities],
+    )
     return slots
 
 
@@ -396,7 +400,8 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
         noun = stem(tokens[after][1].lower()) if dimension is None and after < n and tokens[after][0] == "word" else ""
         if noun:
             slots.nominal.add(noun)
-        slots.quantities.append(Quantity(base, value, dimension, approx, start, last[3], raw, noun))
+        label = dimension is None and names_something(tokens, i, slots.quantities)
+        slots.quantities.append(Quantity(base, value, dimension, approx, start, last[3], raw, noun, label))
         if kind == "num" and value.is_integer() and 1 <= value <= 31 and j < n and tokens[j][1].lower() in lex.MONTHS:
             read_date(tokens, j, slots)
             i = j + 1
