@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -99,3 +100,17 @@ def test_the_synthesis_check_looks_values_up_as_it_reads_them() -> None:
         read, many = _Reader(index, value, many=False), _Reader(index, value, many=True)
         for i in range(len(index.units)):
             assert (read.states(i), read.differs(i)) == (many.states(i), many.differs(i)), (value, i)
+
+
+@pytest.mark.parametrize(
+    ("claimed", "stated", "same"),
+    [
+        ("once a week", "at intervals not exceeding 7 days", True),
+        ("every 12 hours", "twice a day", True),
+        ("twice a day", "every 12 hours", True),
+        ("every 8 hours", "twice a day", False),
+    ],
+)
+def test_a_rate_is_the_interval_it_repeats_at(claimed: str, stated: str, same: bool) -> None:
+    (q,) = extract(f"Check it {claimed}.").quantities
+    assert quantity_supported(q, extract(f"Check it {stated}.").quantities, allow_derived=False) is same

@@ -161,6 +161,10 @@ def quantity_supported(
             return True  # "a month" for 30 days
         if q.dimension and p.dimension and q.dimension == p.dimension and _close(q.value, p.value, q.approx):
             return True
+        # "once a week" for "at intervals of 7 days", "every 12 hours" for "twice a day".
+        rate = {q.dimension, p.dimension} == {"rate/time", "time"} and q.value and p.value
+        if rate and _close(1 / q.value, p.value, q.approx):
+            return True
         bare = q.dimension is None or (p.dimension is None and not same_dimension)
         if bare and _close(q.raw, p.raw, q.approx):
             return True
