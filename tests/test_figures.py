@@ -114,3 +114,12 @@ def test_the_synthesis_check_looks_values_up_as_it_reads_them() -> None:
 def test_a_rate_is_the_interval_it_repeats_at(claimed: str, stated: str, same: bool) -> None:
     (q,) = extract(f"Check it {claimed}.").quantities
     assert quantity_supported(q, extract(f"Check it {stated}.").quantities, allow_derived=False) is same
+
+
+@pytest.mark.parametrize(
+    "window", ["9.1 Fired ware must cool for not less than 15 hours.", "See schedule 9.1: 15 hours."]
+)
+def test_a_number_that_names_a_clause_is_no_operand(window: str) -> None:
+    # 15 minutes is 900 s: "9.1" × 100, rounded, were the clause number an operand.
+    (q,) = extract("Cool it for at least 15 minutes.").quantities
+    assert not quantity_supported(q, extract(window).quantities)

@@ -175,7 +175,7 @@ def test_a_sum_of_the_answers_earlier_figures_needs_no_cue(total: str, label: st
         {"id": "1", "text": "| Service | Price |\n|---|---|\n| Boiler service | £126 |\n| Flue check | £45 |"},
         {"id": "2", "text": "A flue check is advised for boilers older than ten years."},
     ]
-    answer = f"A boiler service costs £126. A flue check is another £45, which would bring the bill to {total}."
+    answer = f"A boiler service costs £126. A flue check is another £45, so the bill is {total}."
     assert ragaudit.audit(answer, sources).label == label
 
 
@@ -199,13 +199,6 @@ def test_the_last_day_of_a_course_counted_in_days(last: str, label: str) -> None
         f"You start the cream on 17 May and use it twice daily for five days, so the last application is on {last}."
     )
     assert ragaudit.audit(answer, [source]).label == label
-
-
-def test_a_clause_number_derives_no_figure() -> None:
-    # 15 minutes is 900 seconds, and "4.9" × 100 rounds to 500 … : the clause number is no operand.
-    source = "4.8 Brine must cover the olives. 4.9 Curing takes at least 15 days at 12 °C or below."
-    report = ragaudit.audit("Curing takes at least 15 hours at 12 °C or below.", [source])
-    assert report.claims[0].status == "contradicted"
 
 
 def test_a_bound_on_an_amount_forbids_nothing_it_names() -> None:

@@ -51,6 +51,11 @@ def date_derived(d: Date, known: Sequence[Date], lengths: Sequence[Quantity]) ->
     return False
 
 
+def in_date(q: Quantity, dates: Sequence[Date]) -> bool:
+    """Whether ``q`` is the day or year of one of ``dates``."""
+    return any(d.start <= q.start < d.end for d in dates)
+
+
 def same_date(a: Date, b: Date) -> bool:
     """Whether two dates can be the same day (a part one leaves out matches any)."""
     return (

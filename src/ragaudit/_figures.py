@@ -96,6 +96,11 @@ def first(values: Iterable[float], n: int = 12) -> list[float]:
     return list(islice(values, n))
 
 
+def first_figures(pool: Iterable[Quantity], n: int = 12) -> list[Quantity]:
+    """The first ``n`` figures of ``pool`` that may enter arithmetic (a number that names something may not)."""
+    return list(islice((p for p in pool if not p.label), n))
+
+
 def leading(pool: Sequence[Quantity]) -> tuple[list[float], list[float]]:
     """The first twelve percentages and plain figures of ``pool`` (kept by a :class:`FigurePool`)."""
     if isinstance(pool, FigurePool):

@@ -29,7 +29,7 @@ def numbers_clause(text: str, q: Quantity) -> bool:
     before = text[max(0, q.start - 2) : q.start]
     return (
         q.dimension is None
-        and "." in q.text
+        and "." in text[q.start : q.end]
         and (q.start == 0 or before.endswith("\n") or before == ". " or before.endswith("- "))
         and text[q.end : q.end + 1] == " "
         and text[q.end + 1 : q.end + 2].isupper()

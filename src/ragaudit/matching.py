@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, combinations
 
-from ragaudit._calendar import date_derived, same_date
+from ragaudit._calendar import date_derived, in_date, same_date
 from ragaudit._certainty import modality_clash as modality_clash
 from ragaudit._figure_context import same_things
-from ragaudit._figures import FigurePool, first, leading, reach, within
+from ragaudit._figures import FigurePool, first, first_figures, leading, reach, within
 from ragaudit._slot_data import INSTRUMENTAL_VERBS, MONEY
 from ragaudit._text import stem
 from ragaudit.slots import MAX_CHARS, Date, Quantity, Slots, extract
@@ -178,7 +178,7 @@ def quantity_supported(
     # Derivations start from the first twelve figures of each kind (see :func:`derived`); a number that
     # names something ("Schedule 2") is no operand.
     rates, plain = leading(pool)
-    pool = [p for p in pool if not p.label]
+    pool = first_figures(pool)
     operands = [o for o in operands if not o.label]
     percents = first(chain(rates, (o.raw for o in operands if o.dimension == "percent")))
     if q.dimension is None:
@@ -313,7 +313,7 @@ def compare(
     found: list[Mismatch] = []
     times = window.times | claim.times
     # The day of a date is compared as a date (below), never as a count ("22 May" is not "30 people").
-    claim_figures = [q for q in claim.quantities if not _in_date(q, claim.dates)]
+    claim_figures = [q for q in claim.quantities if not in_date(q, claim.dates)]
     # The window's number for the same thing, in another unit ("a £3.50 transfer fee" where it gives "a 3.5%
     # transfer fee"): a unit error, whatever arithmetic on the window's other figures might give £3.50.
     swapped: set[int] = set()
@@ -357,7 +357,7 @@ def compare(
             p
             for p in window.quantities
             if not p.frequency_word
-            and not _in_date(p, window.dates)
+            and not in_date(p, window.dates)
             and not any(o is not q for o in stating.get(id(p), ()))
         ]
         same_dim = [p for p in stated if p.dimension == q.dimension and _year_like(p) == year]
@@ -400,11 +400,6 @@ def date_slips(claimed: Sequence[Date], stated: Sequence[Date]) -> list[Mismatch
         if rivals:
             found.append(Mismatch("date", f"{_fmt_date(d)} where the source has {_fmt_date(rivals[0])}"))
     return found
-
-
-def _in_date(q: Quantity, dates: Sequence[Date]) -> bool:
-    """Whether ``q`` is the day or year of one of ``dates``."""
-    return any(d.start <= q.start < d.end for d in dates)
 
 
 def _year_like(q: Quantity) -> bool:

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ragaudit._budget import EmbeddingBudget
-from ragaudit._calendar import date_derived, same_date, unstated_dates
+from ragaudit._calendar import date_derived, in_date, same_date, unstated_dates
 from ragaudit._certainty import (
     closest_clause,
     concludes,
@@ -303,7 +303,7 @@ class Verifier:
             and not refers_back(alignment.claim.text, q)
             and not any(a <= q.start < b for a, b in derived_days)
             # The day of a date a source states is checked as a date ("19 August 2025" for "2025-08-19").
-            and not any(d.start <= q.start < d.end and any(same_date(d, k) for k in stated) for d in claim.dates)
+            and not any(in_date(q, [d]) and any(same_date(d, k) for k in stated) for d in claim.dates)
         ]
         novel_names = [n for n, written in claim.names.items() if novel_name(n, written, all_text, index)]
         literals = novel_literals(alignment.claim.text, known_text) if self.detectors else []
@@ -330,19 +330,19 @@ class Verifier:
         # A clause that only works figures out ("on the same £960 that would be £576", "together you would
         # pay €829.14") asserts nothing but its figures: with each one stated or derived (from the sources,
         # the question or what the answer established before it), a few words the sources, the question or
-        # the answer already use cannot make it new.
-        # A clause whose figure or date no source states but follows by arithmetic is working one out
-        # ("would bring the bill to £144", "the last dose falls on 9 March"): one word of its own is its verb.
+        # the answer already use cannot make it new. A clause whose figure or date no source states is working
+        # one out even without saying so ("would bring the bill to £144"): one word of its own is its verb.
         words = [k for k in alignment.keys if k[0] not in "#@" and k not in LIGHT_WORDS]
         new_words = sum(1 for k in words if k not in index.vocabulary and k not in earlier[1] and k not in _ARITHMETIC)
-        worked_dates = [
-            d for d in claim.dates if (d.start, d.end) in derived_days and not any(same_date(d, k) for k in stated)
-        ]
-        computed = bool(worked_dates) or any(
-            not quantity_supported(q, pool, allow_derived=False)
-            for q in claim.quantities
-            if not any(d.start <= q.start < d.end for d in claim.dates)
-        )
+
+        def computed() -> bool:
+            worked = [d for d in claim.dates if (d.start, d.end) in derived_days]
+            return any(not any(same_date(d, k) for k in stated) for d in worked) or any(
+                not quantity_supported(q, pool, allow_derived=False)
+                for q in claim.quantities
+                if not in_date(q, claim.dates)
+            )
+
         if (
             self.detectors
             and (claim.quantities or derived_days)
@@ -350,7 +350,7 @@ class Verifier:
             and not novel_names
             and (
                 sum(1 for k in alignment.keys if k not in LIGHT_WORDS) <= 1
-                or ((working or computed) and len(words) <= _WORKING_WORDS and new_words <= int(computed))
+                or (len(words) <= _WORKING_WORDS and ((working and not new_words) or (new_words <= 1 and computed())))
             )
         ):
             return PairResult("supported", min(p, 0.3), "figures", "every figure stated or derived", windows, [], feats)
