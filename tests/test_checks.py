@@ -373,6 +373,12 @@ def test_a_table_rows_cell_given_to_another_row_is_a_synthesis_error(answer: str
     assert [c.status for c in audit(answer, SCHEDULE).claims] == ["synthesis_error"]
 
 
+def test_a_row_named_in_lower_case_owns_only_what_follows_its_name() -> None:
+    # "every 4 years" comes before "smoke alarm battery" is named: it is the (paraphrased) flue seal's.
+    answer = "A flue seal is pressure tested every 4 years and a smoke alarm battery replaced every 7 years."
+    assert all(c.status != "synthesis_error" for c in audit(answer, SCHEDULE).claims)
+
+
 def test_a_rows_own_cell_is_no_synthesis_error() -> None:
     answer = "The boiler flue seals must be pressure tested every 4 years."
     assert [c.status for c in audit(answer, SCHEDULE).claims] == ["supported"]

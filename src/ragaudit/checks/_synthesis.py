@@ -163,7 +163,7 @@ def find_synthesis_error(claim_text: str, context: str, offset: int, index: Sour
     def subject_at(position: int) -> int | None:
         before = [n for p, n in names if p < position]
         if not before:
-            return row
+            return row[0] if row is not None and row[1] <= position else None
         holders = plain_texts.holding(before[-1], most=2)
         return holders[0] if len(holders) == 1 else None
 
@@ -212,14 +212,17 @@ def find_synthesis_error(claim_text: str, context: str, offset: int, index: Sour
     return _prose_error(claim_text, context, offset, index, unit_texts)
 
 
-def _row_named(context: str, recs: list[Record]) -> int | None:
+def _row_named(context: str, recs: list[Record]) -> tuple[int, int] | None:
     """The one table row whose first cell the context names word for word ("the engine fire extinguisher
-    bottles" for the row "| Engine fire extinguisher bottle | …"): a subject written without capitals."""
-    keys = {t.key for t in analyze(context)}
+    bottles" for the row "| Engine fire extinguisher bottle | …"): a subject written without capitals,
+    and where its name is complete in the context (a figure before it is not the row's)."""
+    ends: dict[str, int] = {}
+    for t in analyze(context):
+        ends.setdefault(t.key, t.end)
     named = [
-        i
+        (i, max(ends[k] for k in first))
         for i, r in enumerate(recs)
-        if r.text.lstrip().startswith("|") and len(first := _cell_keys(_cells(r.text)[0])) >= 2 and first <= keys
+        if r.text.lstrip().startswith("|") and len(first := _cell_keys(_cells(r.text)[0])) >= 2 and first <= ends.keys()
     ]
     return named[0] if len(named) == 1 else None
 
