@@ -228,3 +228,31 @@ def test_advice_given_a_discrepancy_is_a_conflict_note() -> None:
 def test_after_a_gap_only_advice_is_taken_for_a_referral() -> None:
     answer = "The sources do not say whether parking is free. The hotel staff contact guests by text before arrival."
     assert [c.text for c in segment(answer).claims] == ["The hotel staff contact guests by text before arrival."]
+
+
+@pytest.mark.parametrize("opening", ["It's too early to say for sure.", "It depends.", "Not necessarily."])
+def test_a_sentence_that_only_frames_the_answer_is_no_claim(opening: str) -> None:
+    answer = f"{opening} The vaccine trial enrolled 240 volunteers."
+    assert [c.text for c in segment(answer).claims] == ["The vaccine trial enrolled 240 volunteers."]
+
+
+def test_a_long_conflict_note_is_a_note_up_to_its_colon_and_claims_after_it() -> None:
+    answer = (
+        "That depends on which document is right, because they give different closing times: the visitor "
+        "leaflet says the archive closes at 17:00 on weekdays, whereas the reading-room rules say it closes at "
+        "16:30 and that the last orders are taken half an hour before."
+    )
+    result = segment(answer)
+    assert [answer[a:b] for a, b in result.conflict_notes] == [
+        "That depends on which document is right, because they give different closing times:"
+    ]
+    assert result.claims[0].text == "the visitor leaflet says the archive closes at 17:00 on weekdays"
+
+
+def test_a_claim_before_a_long_conflict_note_stays_a_claim() -> None:
+    answer = (
+        "Both depots charge £18 for a parcel of up to 5 kg, but they give different collection windows: the "
+        "north depot holds parcels for seven days, while the harbour depot's notice says it keeps them for ten."
+    )
+    claims = [c.text for c in segment(answer).claims]
+    assert claims[0] == "Both depots charge £18 for a parcel of up to 5 kg"

@@ -75,3 +75,31 @@ def is_referral(sentence: str) -> bool:
     or where the fact would come from, with no figure of its own."""
     advice = REFERRAL_SENTENCE_RE.match(sentence) or WHERE_FROM_RE.search(sentence)
     return advice is not None and not any(c.isdigit() for c in sentence)
+
+
+FRAMING_RE = re.compile(
+    r"""(?:(?:so|well|honestly|unfortunately),?\s++)?+
+        (?:it(?:'s|’s|\ is)\ (?:too\ (?:early|soon)|hard|difficult|impossible)\ to\ (?:say|tell|know)(?:\ (?:for\ sure|yet|
+              definitively|with\ certainty))?+
+         |(?:it|that)\ (?:depends|varies)(?:\ on\ (?:the\ (?:details|circumstances|case)|your\ circumstances))?+
+         |not\ (?:necessarily|always|quite|exactly|yet))[.!]?""",
+    re.IGNORECASE | re.VERBOSE,
+)
+"""A sentence that frames the answer and states nothing ("It's too early to say for sure.", "It depends."):
+what follows carries the claims."""
+_NOTE_HEAD_RE = re.compile(r"[^:]{10,200}?:(?=\s++\S)")
+_CLAIM_BEFORE_RE = re.compile(r",\s(?:and|but|while|whereas|yet)\s|;\s")
+_LONG_NOTE = 200
+"""A conflict note longer than this is a claim too, unless its note ends at a colon (below)."""
+
+
+def conflict_note_length(sentence: str) -> int:
+    """Characters of ``sentence`` that are a conflict note ("the two guides differ"): all of a short one, the
+    head of a long one up to its colon ("They give different limits: the registry caps it at 65, …", whose
+    claims follow the colon), else 0."""
+    if len(sentence) < _LONG_NOTE:
+        return len(sentence) if CONFLICT_NOTE_RE.search(sentence) else 0
+    head = _NOTE_HEAD_RE.match(sentence)
+    note = CONFLICT_NOTE_RE.search(head.group()) if head else None
+    # A claim before the note stays one ("Both price it at £65, but they give different durations: …").
+    return head.end() if head and note and not _CLAIM_BEFORE_RE.search(head.group(), 0, note.start()) else 0

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import blingfire
 
-from ragaudit._source_talk import ABSTENTION_RE, CONFLICT_NOTE_RE, is_referral
+from ragaudit._source_talk import ABSTENTION_RE, CONFLICT_NOTE_RE, FRAMING_RE, conflict_note_length, is_referral
 from ragaudit.models import Claim, ClaimType
 
 # --- citation markers ---------------------------------------------------------------------
@@ -400,11 +400,11 @@ def segment(answer: str) -> Segmentation:
             if start >= end or not _has_content(answer[start:end]):
                 continue
             sentence = answer[start:end]
-        if CONFLICT_NOTE_RE.search(sentence) and len(sentence) < 200:
-            result.conflict_notes.append((start, end))
-            continue
-        if _ANSWER_PARTICLE_RE.fullmatch(sentence.strip()):
-            continue  # "Yes, in most cases.": the claims follow in the next sentences
+        if note := conflict_note_length(sentence):
+            result.conflict_notes.append((start, start + note))
+            start, sentence = start + note, sentence[note:]
+        if not sentence or _ANSWER_PARTICLE_RE.fullmatch(sentence.strip()) or FRAMING_RE.fullmatch(sentence.strip()):
+            continue  # "Yes, in most cases.", "It depends.": the claims follow in the next sentences
         meta = _META_PREFIX_RE.match(sentence)
         if meta:
             start += meta.end()
