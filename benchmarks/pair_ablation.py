@@ -33,7 +33,7 @@ from ragaudit.judges._offline import answer_novelty
 from ragaudit.models import Source
 from ragaudit.segment import segment
 from ragaudit.verify import Verifier
-from train_verifier import HANDCRAFTED, RAGTRUTH
+from train_verifier import HANDCRAFTED, RAGTRUTH, gold_of
 
 CACHE = Path(__file__).resolve().parent / "out" / "pair_ablation_rows.json"
 THRESHOLDS = (0.6, 0.7, 0.76, 0.8, 0.85, 0.9)
@@ -43,16 +43,7 @@ def _row(item: tuple[str, str]) -> dict[str, Any]:
     kind, line = item
     row = json.loads(line)
     answer = row["answer"]
-    if kind == "ragtruth":
-        gold = [(s["start"], s["end"]) for s in row["spans"]]
-        label = int(row["label"] == "hallucinated")
-    else:
-        gold = []
-        for claim in row["expect"]["claims"]:
-            if claim["status"] != "supported":
-                start = answer.find(claim["quote"])
-                gold.append((start, start + len(claim["quote"])))
-        label = int(row["expect"]["label"] == "hallucinated")
+    label, gold = gold_of(kind, row)
     index = build_index([Source(id=s["id"], text=s["text"]) for s in row["sources"]])
     presupposed = question_keys(row.get("question"))
     alignments = [align(c, index, presupposed=presupposed) for c in segment(answer).claims]

@@ -57,20 +57,24 @@ def _claims(row: dict[str, Any], gold: list[tuple[int, int]]) -> Iterator[dict[s
 def _response(item: tuple[str, str]) -> dict[str, Any] | None:
     kind, line = item
     row = json.loads(line)
-    if kind == "ragtruth":
-        if row["meta"].get("hash_half") != "dev":
-            return None
-        gold = [(s["start"], s["end"]) for s in row["spans"]]
-        label = int(row["label"] == "hallucinated")
-    else:
-        answer = row["answer"]
-        gold = []
-        for claim in row["expect"]["claims"]:
-            if claim["status"] != "supported":
-                start = answer.find(claim["quote"])
-                gold.append((start, start + len(claim["quote"])))
-        label = int(row["expect"]["label"] == "hallucinated")
+    if kind == "ragtruth" and row["meta"].get("hash_half") != "dev":
+        return None
+    label, gold = gold_of(kind, row)
     return {"label": label, "claims": list(_claims(row, gold))}
+
+
+def gold_of(kind: str, row: dict[str, Any]) -> tuple[int, list[tuple[int, int]]]:
+    """The answer's gold label (1: hallucinated) and the answer spans of its unsupported text: RAGTruth's
+    spans, or the hand-written cases' claims that are not supported."""
+    if kind == "ragtruth":
+        return int(row["label"] == "hallucinated"), [(s["start"], s["end"]) for s in row["spans"]]
+    answer = row["answer"]
+    gold = []
+    for claim in row["expect"]["claims"]:
+        if claim["status"] != "supported":
+            start = answer.find(claim["quote"])
+            gold.append((start, start + len(claim["quote"])))
+    return int(row["expect"]["label"] == "hallucinated"), gold
 
 
 def rows_of(path: Path, kind: str, limit: int, workers: int) -> list[dict[str, Any]]:
