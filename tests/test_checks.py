@@ -382,3 +382,17 @@ def test_a_row_named_in_lower_case_owns_only_what_follows_its_name() -> None:
 def test_a_rows_own_cell_is_no_synthesis_error() -> None:
     answer = "The boiler flue seals must be pressure tested every 4 years."
     assert [c.status for c in audit(answer, SCHEDULE).claims] == ["supported"]
+
+
+def test_a_marker_naming_two_sources_holds_where_each_supplies_a_figure() -> None:
+    # The rule (10 lengths) is in the policy, the owl's own record (12 lengths) in the case notes.
+    sources = [
+        {"id": "S1", "text": "An owl may be released once it has flown at least 10 full lengths of the flight aviary."},
+        {"id": "S2", "text": "Case notes, owl TO-117. Flight test on 2 October: 12 lengths, controlled turns, passed."},
+    ]
+    answer = "She passed her flight test on 2 October, flying 12 lengths where 10 are required [S1][S2]."
+    (claim,) = audit(answer, sources).claims
+    assert claim.citation_check is not None and claim.citation_check.valid
+    # A marker naming a source that holds nothing of the claim is still fabricated.
+    wrong = audit(answer.replace("[S1][S2]", "[S2][S3]"), [*sources, {"id": "S3", "text": "Owls eat mice and voles."}])
+    assert wrong.claims[0].citation_check is not None and not wrong.claims[0].citation_check.valid

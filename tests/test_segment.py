@@ -256,3 +256,39 @@ def test_a_claim_before_a_long_conflict_note_stays_a_claim() -> None:
     )
     claims = [c.text for c in segment(answer).claims]
     assert claims[0] == "Both depots charge £18 for a parcel of up to 5 kg"
+
+
+@pytest.mark.parametrize(
+    "gap",
+    [
+        "Nothing here says whether you can change the delivery slot yourself.",
+        "The fee is set out in a local price list that isn't among these documents.",
+        "The cost of one object can't be split out from what is given.",
+        "The amount can't be given here.",
+    ],
+)
+def test_what_the_sources_leave_out_is_an_abstention_however_it_is_put(gap: str) -> None:
+    result = segment(f"Drops happen between 7 am and 9 pm. {gap}")
+    assert [c.text for c in result.claims] == ["Drops happen between 7 am and 9 pm."]
+    assert result.abstentions
+
+
+def test_a_claim_about_what_cannot_be_done_stays_a_claim() -> None:
+    for answer in ("The parcel cannot be delivered to a PO box.", "The safe can't be opened from the outside here."):
+        assert [c.text for c in segment(answer).claims] == [answer]
+
+
+def test_sources_that_do_not_agree_make_a_conflict_note() -> None:
+    answer = "The documents don't agree on this. The schedule caps light at 50 lux."
+    result = segment(answer)
+    assert [c.text for c in result.claims] == ["The schedule caps light at 50 lux."]
+    assert [answer[a:b] for a, b in result.conflict_notes] == ["The documents don't agree on this."]
+
+
+def test_a_sentence_ending_on_a_lettered_label_ends_there() -> None:
+    answer = "The glazing work is set out in Schedule B. Separately, the gallery must insure it. John F. Kennedy spoke."
+    assert [c.text for c in segment(answer).claims] == [
+        "The glazing work is set out in Schedule B.",
+        "Separately, the gallery must insure it.",
+        "John F. Kennedy spoke.",
+    ]

@@ -73,7 +73,7 @@ def supported(claim: str, source: str, given: str = "") -> bool:
         ("a gap of a quarter of an inch", [("quarter of an inch", "length")]),
         ("three-quarters of an hour", [("three-quarters of an hour", "time")]),
         ("two and a half man-hours", [("two and a half man-hours", "labour")]),
-        ("bake at 200 degree C", [("200 degree C", "temperature_c")]),
+        ("bake at 200 degree C", [("200 degree C", "temperature")]),
         ("a 4G or 5G signal", [("4", None), ("5", None)]),
         ("5 GB a month", [("5 GB", "data"), ("a month", "time")]),
     ],

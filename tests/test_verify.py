@@ -360,3 +360,32 @@ def test_a_claim_combining_fields_of_a_json_record_is_read_against_those_fields_
         "Sanne Kuipers of Veloce holds the women's record, set in 2019 at just under four hours.", [source]
     )
     assert [c.status for c in moved.claims] != ["supported"]
+
+
+BILL = (
+    "Water is charged at £1.92 per cubic metre and wastewater at £2.35 per cubic metre, on 95% of the water "
+    "used. Standing charges are £9.40 for water and £11.60 for wastewater each quarter. Surface water drainage "
+    "is £8.75 a quarter."
+)
+
+
+@pytest.mark.parametrize(("total", "label"), [("£187.55", "faithful"), ("£197.55", "hallucinated")])
+def test_a_total_stated_before_its_items_is_their_sum(total: str, label: str) -> None:
+    answer = (
+        f"About {total} for the quarter. The 38 m³ of water costs £72.96 at £1.92 each. Wastewater is charged "
+        "on 95% of that, 36.1 m³, at £2.35, which comes to roughly £84.84. The standing charges add £21.00 "
+        "between them, and drainage is another £8.75."
+    )
+    assert ragaudit.audit(answer, [BILL], question="What is my bill for 38 m³ this quarter?").label == label
+
+
+def test_conversions_between_unit_systems_and_tolerances() -> None:
+    assert quantity_supported(extract("95 °F").quantities[0], extract("35 °C").quantities)
+    assert not quantity_supported(extract("95 °F").quantities[0], extract("30 °C").quantities)
+    assert quantity_supported(extract("100 nm").quantities[0], extract("0.1 µm").quantities)
+    assert not quantity_supported(extract("200 nm").quantities[0], extract("0.1 µm").quantities, allow_derived=False)
+    assert quantity_supported(extract("three times an hour").quantities[0], extract("every 20 minutes").quantities)
+    tolerance = extract("relative humidity 45% ± 2").quantities
+    assert quantity_supported(extract("43%").quantities[0], tolerance, allow_derived=False)
+    assert quantity_supported(extract("47%").quantities[0], tolerance, allow_derived=False)
+    assert not quantity_supported(extract("44.5%").quantities[0], tolerance, allow_derived=False)

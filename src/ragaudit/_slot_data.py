@@ -48,6 +48,10 @@ UNITS: dict[str, tuple[str, float]] = {
     name: (str(u["dimension"]), float(u["factor"])) for u in LEXICON["units"] for name in u["names"]
 }
 """Unit → (dimension, factor to the dimension's base unit)."""
+UNIT_OFFSETS: dict[str, float] = {
+    name: float(u["offset"]) for u in LEXICON["units"] if "offset" in u for name in u["names"]
+}
+"""Unit → what is added after the factor (°F to °C)."""
 QUANTIFIER_CLASS: dict[str, str] = LEXICON["quantifiers"]
 CUES = {name: frozenset(words) for name, words in LEXICON["cues"].items() if not name.endswith("phrases")}
 APPROX = CUES["approx"]

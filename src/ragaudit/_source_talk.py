@@ -38,13 +38,21 @@ ABSTENTION_RE = re.compile(
       | \b(?:neither|none)\ (?:of\ (?:them|the\ \w+)\ |\w+\ )?(?:says|states|mentions|specifies|gives|lists|covers|addresses|
            includes|provides|shows|sets\ out|spells\ out)\b
       | \bnone\ of\ the\ (?:sources|documents|passages|pages)\b
+      | \bnothing\ (?:here|in\ (?:the|these|this|either)\ \w+)\ (?:says|states|mentions|shows|tells|covers|indicates|gives|
+           specifies|sets\ out)\b
+      | \b(?:can't|cannot|can\ not|couldn't|could\ not)\ be\ (?:given|said|stated|determined|worked\ out|calculated|answered|
+           confirmed|split|broken\ down|estimated|known|told|quoted|identified|computed|derived|pinned\ down)
+           \ (?:\w+\ ){{0,5}}?(?:here\b|from\ (?:what(?:'s|\ is|\ was)\ (?:given|here|provided|available)|
+           (?:the|these)\ (?:sources|documents|passages|pages|papers|records)))
+      | \b(?:isn't|aren't|is\ not|are\ not|wasn't|weren't)\ (?:among|in|part\ of|included\ (?:in|with|among))\ (?:these|the)
+           \ (?:documents|sources|passages|pages|papers|materials|extracts)\b
     )""",
     re.IGNORECASE | re.VERBOSE,
 )
 CONFLICT_NOTE_RE = re.compile(
     r"""\b(?:sources?|documents?|pages?|documentation|passages?|two|both|they|these|figures|accounts|reports?|
            readme|reference|calendar|letter|handbook|policy|notice)\b[^.]{0,50}?
-        \b(?:disagree|differ|conflict|contradict|inconsistent|(?:isn't|aren't|not)\ consistent|don't\ match|
+        \b(?:disagree|differ|(?:don't|do\ not|doesn't|does\ not)\ agree|conflict|contradict|inconsistent|(?:isn't|aren't|not)\ consistent|don't\ match|
            doesn't\ match|give\ different|say\ different|state\ different|different\ (?:figures|answers|dates|
            numbers|values|penalties|amounts|limits|deadlines|times))
       | \b(?:differs?|disagrees?|varies|vary|conflicts?)\ (?:between|across|among)\ (?:the\ )?(?:two\ |three\ |both\ )?

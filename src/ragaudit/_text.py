@@ -284,3 +284,12 @@ def name_keys(terms: list[Term] | tuple[Term, ...], text: str) -> set[str]:
 def is_year(key: str) -> bool:
     """Whether a number key (``#2019``) reads as a calendar year."""
     return key.startswith("#") and key[1:].isdecimal() and 1500 <= int(key[1:]) <= 2100
+
+
+LABEL_LETTER_END_RE = re.compile(
+    r"\b(?:Schedule|Annex|Appendix|Part|Section|Table|Figure|Exhibit|Clause|Article|Item|Group|Class|Zone|Grade|Type"
+    r"|Plan|Form|Option|Category|Level|Block|Ward|Gate|Terminal|Bay|Platform|Unit|Phase|Stage|Tier|Band|Lot|Route"
+    r"|Room|Wing|Building|Hall|Floor|Site|Area|Sector|Shift|Team|Vitamin|Hepatitis) [A-Z]\.(?= +[A-Z])"
+)
+"""A sentence that ends on a lettered label ("… set out in Schedule B. Separately, …"), which blingfire reads as
+a person's initial and runs into the next sentence."""

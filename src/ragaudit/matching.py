@@ -45,7 +45,7 @@ def _close(a: float, b: float, approx: bool) -> bool:
     ``a`` is written ("58%" for 58.3%, "2.4 million" for 2,430,000; never a year for another).
 
     A looser test needs :func:`ragaudit._figures.reach` widened too (``tests/test_figures.py`` checks)."""
-    if abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1.0):
+    if abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1e-12):  # relative: "100 nm" is 1e-7 m
         return True
     if approx:
         return abs(a - b) <= 0.1 * max(abs(a), abs(b))
@@ -286,6 +286,24 @@ def unsupported_figures(
         else:
             rejected.append(q)
     return rejected
+
+
+_ITEMS = 12
+"""An itemised total is looked for among this many of the answer's figures, summed at most :data:`_TERMS` at a time."""
+_TERMS = 6
+
+
+def itemised_total(q: Quantity, figures: Sequence[Quantity]) -> bool:
+    """Whether sum of money ``q`` is the sum of several of ``figures`` (the answer's other supported ones):
+    a total stated before or after its items ("About £187.55 for the quarter. The water costs £72.96, …")."""
+    if q.dimension not in MONEY:
+        return False
+    values = list(dict.fromkeys(f.value for f in figures if f.dimension == q.dimension and f is not q))[:_ITEMS]
+    return any(
+        _close(q.value, sum(terms), q.approx)
+        for size in range(2, min(_TERMS, len(values)) + 1)
+        for terms in combinations(values, size)
+    )
 
 
 def worked_from_earlier(q: Quantity) -> bool:

@@ -1,11 +1,10 @@
 """Stage 1: split an answer into atomic claims with character offsets.
 
-Sentences first (blingfire, which handles abbreviations, decimals and quotes), with lines and
-bullet items as hard boundaries; then compound sentences into their assertions (coordinated
-clauses, appended ``which``/``while`` qualifiers). Inline citation markers are parsed into each
-claim's cited source references and kept out of its text. Sentences with nothing checkable
-(greetings, "Here is a summary:") and abstentions ("the sources do not say…") are not claims;
-abstentions are returned separately for the abstention check.
+Sentences first (blingfire, which handles abbreviations, decimals and quotes), with lines and bullet items as
+hard boundaries; then compound sentences into their assertions (coordinated clauses, appended ``which``/``while``
+qualifiers). Inline citation markers are parsed into each claim's cited source references and kept out of its
+text. Sentences with nothing checkable (greetings, "Here is a summary:") and abstentions ("the sources do not
+say…") are not claims; abstentions are returned separately for the abstention check.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ from dataclasses import dataclass, field
 import blingfire
 
 from ragaudit._source_talk import ABSTENTION_RE, CONFLICT_NOTE_RE, FRAMING_RE, conflict_note_length, is_referral
+from ragaudit._text import LABEL_LETTER_END_RE
 from ragaudit.models import Claim, ClaimType
 
 # --- citation markers ---------------------------------------------------------------------
@@ -216,16 +216,15 @@ def classify_claim(text: str) -> ClaimType:
 
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 _ABBREVIATION_PIECE_RE = re.compile(r"\s*(?:\d{1,3}[.)]|[a-zA-Z][.)]|[A-Z][a-z]{0,3}\.)\s*")
-# A numbered clause after a full stop starts a sentence ("… by the Authority. 7.2 The master shall …"):
-# blingfire keeps a sentence going when the next word is a number.
-_CLAUSE_NUMBER_RE = re.compile(r"(?<=[.;:])\s+(?=(?:\d{1,3}(?:\.\d{1,3})+|\(\d{1,3}\)|\d{1,3}\.)\s+[A-Z(])")
+# A numbered clause after a full stop starts a sentence ("… by the Authority. 7.2 The master shall …"), as does
+# one after a lettered label: blingfire keeps a sentence going into a number or after a capital and a stop.
+_NUMBER = r"(?<=[.;:])\s+(?=(?:\d{1,3}(?:\.\d{1,3})+|\(\d{1,3}\)|\d{1,3}\.)\s+[A-Z(])"
+_CLAUSE_NUMBER_RE = re.compile(f"{_NUMBER}|{LABEL_LETTER_END_RE.pattern}")
 
 
 def sentence_spans(text: str, base: int = 0) -> list[tuple[int, int]]:
-    """Sentence spans of ``text`` (offset by ``base``): lines are hard boundaries, blingfire
-    splits within a line, and a dangling list number or abbreviation ("1.", "Dr.") joins the
-    sentence after it.
-    """
+    """Sentence spans of ``text`` (offset by ``base``): lines are hard boundaries, blingfire splits within a line,
+    and a dangling list number or abbreviation ("1.", "Dr.") joins the sentence after it."""
     spans: list[tuple[int, int]] = []
     for line in re.finditer(r"[^\n]+", text):
         if not line.group().strip():
@@ -245,7 +244,7 @@ def sentence_spans(text: str, base: int = 0) -> list[tuple[int, int]]:
 
 
 def _clause_pieces(line: str, start: int, end: int) -> list[tuple[int, int]]:
-    """``line[start:end]`` cut before each numbered clause it runs into."""
+    """``line[start:end]`` cut before each numbered clause it runs into and after a lettered label."""
     bounds = [start, *(m.end() for m in _CLAUSE_NUMBER_RE.finditer(line, start, end)), end]
     return [(a, b) for a, b in itertools.pairwise(bounds) if line[a:b].strip()]
 

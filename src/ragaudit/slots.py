@@ -33,7 +33,7 @@ _TOKEN_RE = re.compile(
     r"|(?P<ampm>\d{1,2}\s?[ap]\.?m\.?(?![a-z]))"
     r"|(?P<num>[£$€]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[£$€]?\d+(?:\.\d+)?)"
     r"|(?P<word>[^\W\d_]+(?:[-'’][^\W\d_]+)*)"
-    r"|(?P<sym>[%£$€~°/²])",
+    r"|(?P<sym>[%£$€~°/²±])",
     re.IGNORECASE,
 )
 
@@ -103,13 +103,23 @@ def _tokens(text: str) -> list[tuple[str, str, int, int]]:
 
 
 _JOINER_RE = re.compile(r"[\s,]{0,3}(?:and\s{1,3})?")
+_PLUS_MINUS_RE = re.compile(r"\s{0,3}(?:±|\+/-|\+-|plus or minus)\s{0,3}")
 
 
 def _join_durations(text: str, quantities: list[Quantity]) -> list[Quantity]:
-    """One length of time from its parts: "two hours, seven minutes and 45 seconds" is 2:07:45."""
+    """One length of time from its parts ("two hours, seven minutes and 45 seconds" is 2:07:45); the bounds
+    of a tolerance too ("45% ± 2" states 43% and 47%)."""
     out: list[Quantity] = []
     for q in quantities:
         last = out[-1] if out else None
+        if last is not None and last.raw and _PLUS_MINUS_RE.fullmatch(text, last.end, q.start):
+            step = (
+                q.value
+                if q.dimension == last.dimension
+                else q.raw * (1 if last.dimension == "temperature" else last.value / last.raw)
+            )
+            bound = text[last.start : q.end]
+            out += [replace(last, value=last.value + k * step, raw=last.raw + k * q.raw, text=bound) for k in (-1, 1)]
         if (
             last is not None
             and last.dimension == q.dimension == "time"
@@ -359,6 +369,10 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
             per_unit, per_width = _unit_at(tokens, j + 2)
             if per_unit and lex.UNITS[per_unit][0] == "time":
                 unit, width = f"/{per_unit}", per_width + 2
+        if unit == "times" and j + 2 < n and tokens[j + 1][1].lower() in ("per", "a", "an", "each", "every"):
+            per_unit, per_width = _unit_at(tokens, j + 2)  # "three times an hour" is a rate
+            if per_unit and lex.UNITS[per_unit][0] == "time":
+                unit, width = f"/{per_unit}", per_width + 2
         per_time: float | None = None
         if unit and not unit.startswith("/") and lex.UNITS[unit][0] in _COMPOUND:
             k = j + width
@@ -380,7 +394,7 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
             base = value / lex.UNITS[unit[1:]][1]
         elif unit:
             dimension, factor = lex.UNITS[unit]
-            base = value * factor
+            base = value * factor + lex.UNIT_OFFSETS.get(unit, 0.0)
         if kind == "word" and lower == "half" and unit is None and i >= 2 and tokens[i - 2][1].lower() == "and":
             # "an hour and a half", "two days and a half": the quantity before grows by half its unit.
             prev_q = slots.quantities[-1] if slots.quantities else None
@@ -391,7 +405,9 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
                 )
                 i += 1
                 continue
-        approx = any(t[1].lower() in lex.APPROX for t in tokens[max(0, i - 3) : i])
+        # "About £187.55" hedges a sum worked out to the penny: it is read as written, not as within a tenth.
+        fine = kind == "num" and len(raw.partition(".")[2]) >= 2
+        approx = not fine and any(t[1].lower() in lex.APPROX for t in tokens[max(0, i - 3) : i])
         last = tokens[min(n - 1, j + width - 1)] if width else tokens[j - 1]
         if dimension is None and i and tokens[i - 1][1].lower() in lex.REFERENCES:
             i = j + width  # "Passage 2", "source 3": which text, not a figure

@@ -53,6 +53,7 @@ from ragaudit.matching import (
     compare,
     date_slips,
     forbidden_things,
+    itemised_total,
     modality_clash,
     polarity_clash,
     quantity_supported,
@@ -90,6 +91,8 @@ _ARITHMETIC = frozenset(stem(w) for w in WORKING_OUT) | {"e", "pay", "per", "eac
 """Words a working-out clause may use that no source needs to ("which *gives*", "i.*e*.", "you would *pay*")."""
 _WORKING_WORDS = 3
 """Words besides its figures a clause that works figures out may have ("together you would pay …")."""
+_FIGURE_SIGNALS = frozenset({"number", "added detail", "model"})
+"""Signals a figure may have decided: a claim they flagged is read again when it states an itemised total."""
 _PER_CLAIM = 6
 """Units embedded per claim in a larger index: its best lexical candidates (embedding is most of the cost)."""
 
@@ -154,23 +157,47 @@ class Verifier:
         established: list[Quantity] = []
         said: set[str] = set(extract(question).stems) if question else set()
         results: list[PairResult] = []
+        earliers: list[tuple[Sequence[Quantity], frozenset[str]]] = []
         for i, a in enumerate(alignments):
+            earliers.append((established[-_ESTABLISHED:], frozenset(said)))
             result = self._one(
-                a,
-                index,
-                claim_vectors[i],
-                pool,
-                all_text,
-                novelty,
-                given,
-                known_text,
-                embedded,
-                (established[-_ESTABLISHED:], frozenset(said)),
+                a, index, claim_vectors[i], pool, all_text, novelty, given, known_text, embedded, earliers[-1]
             )
             results.append(result)
             if result.status == "supported":
                 established += extract(a.claim.text).quantities
                 said |= set(a.keys)
+        # A total the answer itemises, before or after its items ("About £187.55 for the quarter. The water
+        # costs £72.96, …"): read again with the total counted as stated.
+        figures = [extract(a.claim.text).quantities for a in alignments]
+        for i, (a, result) in enumerate(zip(alignments, results, strict=True)):
+            if result.status == "supported" or result.signal not in _FIGURE_SIGNALS or not self.detectors:
+                continue
+            items = [q for j, qs in enumerate(figures) if j != i and results[j].status == "supported" for q in qs]
+            totals = [q for q in figures[i] if itemised_total(q, items)]
+            if totals:
+                again = self._one(
+                    a,
+                    index,
+                    claim_vectors[i],
+                    FigurePool([*pool, *totals]),
+                    all_text,
+                    novelty,
+                    given,
+                    known_text,
+                    embedded,
+                    earliers[i],
+                )
+                if again.status == "supported":
+                    results[i] = PairResult(
+                        "supported",
+                        again.probability,
+                        "figures",
+                        "a total of the answer's own stated figures",
+                        again.windows,
+                        [],
+                        again.features,
+                    )
         return results
 
     def _one(

@@ -18,6 +18,9 @@ from ragaudit.models import CitationCheck, ClaimResult, Source
 
 MARGIN = 0.25
 """Another source must be about the claim and score this much above the cited one."""
+OWN_SHARE = 0.1
+"""A marker naming several sources holds for one that alone holds this (weighted) share of a cited claim's terms,
+a figure among them: each supplies its part ("12 lengths [S2] where 10 are required [S1]", cited "[S1][S2]")."""
 
 
 def resolve_ref(ref: str, sources: Sequence[Source]) -> str | None:
@@ -52,6 +55,23 @@ def _about(evidence: ClaimEvidence, source_id: str) -> tuple[bool, float]:
     return (support.about, support.score) if support is not None else (False, 0.0)
 
 
+def _own_part(evidence: ClaimEvidence, source_id: str, others: Sequence[str]) -> bool:
+    """Whether the cited source's window alone holds a part of the claim (a figure among it) no other cited one does."""
+    mine = evidence.get(source_id)
+    if mine is None:
+        return False
+    theirs: set[str] = set()
+    for other in others:
+        support = evidence.get(other)
+        if support is not None:
+            theirs.update(*(u.keys for u in support.window.units))
+    keys = set().union(*(u.keys for u in mine.window.units)) - theirs
+    weights = evidence.alignment.weights
+    own = [k for k in weights if k in keys]
+    total = sum(weights.values()) or 1.0
+    return any(k.startswith("#") for k in own) and sum(weights[k] for k in own) / total >= OWN_SHARE
+
+
 def check_citations(
     claim: ClaimResult,
     group: Sequence[ClaimEvidence],
@@ -79,6 +99,7 @@ def check_citations(
             _, score = _about(evidence, sid)
             rival = next((s for s in evidence.by_source if s.source_id != sid and s.about), None)
             holds = holds or rival is None or rival.score - score < MARGIN
+            holds = holds or (len(cited) > 1 and _own_part(evidence, sid, [c for c in cited if c != sid]))
         if not holds:
             unsupportive.append(sid)
     own = group[0] if len(group) == 1 else next((g for g in group if g.alignment.claim.id == claim.id), group[0])
