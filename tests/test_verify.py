@@ -389,3 +389,16 @@ def test_conversions_between_unit_systems_and_tolerances() -> None:
     assert quantity_supported(extract("43%").quantities[0], tolerance, allow_derived=False)
     assert quantity_supported(extract("47%").quantities[0], tolerance, allow_derived=False)
     assert not quantity_supported(extract("44.5%").quantities[0], tolerance, allow_derived=False)
+
+
+@pytest.mark.parametrize(
+    ("cause", "label"),
+    [("you'd be buying a block", "faithful"), ("the gym is busiest on Monday evenings", "hallucinated")],
+)
+def test_a_cause_before_its_effect_is_told_by_the_passage_that_links_them(cause: str, label: str) -> None:
+    source = (
+        "Members who buy a block of ten sessions can use their first session as the compulsory induction. "
+        "Lockers are free for members. The gym is busiest on Monday evenings, when classes run late."
+    )
+    answer = f"Because {cause}, your first session can count as the compulsory induction."
+    assert ragaudit.audit(answer, [source]).label == label

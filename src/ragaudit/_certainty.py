@@ -196,6 +196,10 @@ def causal_sides(text: str) -> tuple[str, str] | None:
     if not cuts:
         return None
     start, end = min(cuts)
+    if not text[:start].strip(" ,;:—–-\"'“"):
+        # "Because you'd buy a block, your first session counts": the cause runs to the comma, the effect after.
+        cause, comma, effect = text[end:].partition(",")
+        return (effect, cause) if comma and effect.strip() else (text[:start], text[end:])
     return text[:start], text[end:]
 
 
