@@ -402,3 +402,26 @@ def test_a_cause_before_its_effect_is_told_by_the_passage_that_links_them(cause:
     )
     answer = f"Because {cause}, your first session can count as the compulsory induction."
     assert ragaudit.audit(answer, [source]).label == label
+
+
+def test_a_short_denial_the_claim_restates_whole_is_a_negation() -> None:
+    source = (
+        "If we miss the standard we'll pay you £30. Payments are made automatically, as a credit to your "
+        "account, within 20 working days; you do not need to claim."
+    )
+    assert ragaudit.audit("You will need to claim the payment yourself.", [source]).label == "hallucinated"
+    assert ragaudit.audit("It is paid automatically, so you needn't claim it.", [source]).label == "faithful"
+    # "No tiles are included" denies a thing, not the claim's verb.
+    tiles = "The quote covers grout and silicone. No tiles are included."
+    assert ragaudit.audit("The quote includes grout and silicone.", [tiles]).label == "faithful"
+
+
+def test_a_flow_in_another_time_unit_is_a_different_flow() -> None:
+    source = (
+        "We supply water at a pressure of at least 1 bar (10 metres head), with a flow of at least 9 litres per minute."
+    )
+    assert ragaudit.audit("Water flows at 9 litres a second or more.", [source]).label == "hallucinated"
+    assert ragaudit.audit("Water flows at 540 litres an hour or more.", [source]).label == "faithful"
+    # A measure is not worked out from another kind's numbers (10 metres less 1 bar is no flow).
+    flow = extract("9 litres a second").quantities[0]
+    assert not quantity_supported(flow, extract("1 bar (10 metres head)").quantities)

@@ -2,7 +2,7 @@
 with every one (issue 11: at the size limits that scan was a third of an audit).
 
 :func:`reach` bounds how far apart two figures can be and still match under
-:func:`ragaudit.matching._close` (equal, hedged within 10%, or rounded); a lookup returns every
+:func:`close` (equal, hedged within 10%, or rounded); a lookup returns every
 figure within that distance, a superset of those that match, and the caller applies the same test
 as before. Verdicts do not change; only the figures that cannot match are no longer visited.
 """
@@ -12,11 +12,12 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
-from itertools import islice
+from itertools import combinations, islice
 
+from ragaudit._slot_data import MONEY
 from ragaudit.slots import Quantity
 
-__all__ = ["FigurePool", "first", "leading", "reach", "within"]
+__all__ = ["FigurePool", "close", "first", "itemised_total", "leading", "reach", "within"]
 
 
 def reach(a: float, approx: bool) -> float:
@@ -107,4 +108,46 @@ def leading(pool: Sequence[Quantity]) -> tuple[list[float], list[float]]:
         return pool.percents, pool.plain
     return first(p.raw for p in pool if p.dimension == "percent"), first(
         p.raw for p in pool if p.dimension is None and not p.label
+    )
+
+
+_ROUNDING = 0.05
+"""The most a figure written round ("1,000") may be from the exact one it stands for (1,049)."""
+
+
+def close(a: float, b: float, approx: bool) -> bool:
+    """Whether stated ``a`` says ``b``: equal, within 10% when hedged ("about"), or ``b`` rounded as
+    ``a`` is written ("58%" for 58.3%, "2.4 million" for 2,430,000; never a year for another).
+
+    A looser test needs :func:`reach` widened too (``tests/test_figures.py`` checks)."""
+    if abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1e-12):  # relative: "100 nm" is 1e-7 m
+        return True
+    if approx:
+        return abs(a - b) <= 0.1 * max(abs(a), abs(b))
+    if not a.is_integer():
+        decimals = len(repr(a).split(".")[1].rstrip("0")) if "." in repr(a) else 0
+        return decimals < 6 and round(b, decimals) == a
+    if round(b) == a and not b.is_integer() and abs(a - b) <= 0.1 * abs(a):
+        return True  # "58" for 58.3, but not "2" for 1.5
+    zeros = len(str(int(abs(a)))) - len(str(int(abs(a))).rstrip("0")) if a else 0
+    year_like = 1500 <= abs(a) <= 2100
+    # A rounding keeps the figure's size: 2,430,000 is "2.4 million", but 60 is no "100".
+    return zeros >= 2 and not year_like and round(b, -zeros) == a and abs(a - b) <= _ROUNDING * abs(a)
+
+
+_ITEMS = 12
+"""An itemised total is looked for among this many of the answer's figures, summed at most :data:`_TERMS` at a time."""
+_TERMS = 6
+
+
+def itemised_total(q: Quantity, figures: Sequence[Quantity]) -> bool:
+    """Whether sum of money ``q`` is the sum of several of ``figures`` (the answer's other supported ones):
+    a total stated before or after its items ("About £187.55 for the quarter. The water costs £72.96, …")."""
+    if q.dimension not in MONEY:
+        return False
+    values = list(dict.fromkeys(f.value for f in figures if f.dimension == q.dimension and f is not q))[:_ITEMS]
+    return any(
+        close(q.value, sum(terms), q.approx)
+        for size in range(2, min(_TERMS, len(values)) + 1)
+        for terms in combinations(values, size)
     )

@@ -19,6 +19,7 @@ from ragaudit._calendar import date_derived, in_date, same_date
 from ragaudit._certainty import modality_clash as modality_clash
 from ragaudit._figure_context import same_things
 from ragaudit._figures import FigurePool, first, first_figures, leading, reach, within
+from ragaudit._figures import close as _close
 from ragaudit._slot_data import INSTRUMENTAL_VERBS, MONEY
 from ragaudit._text import stem
 from ragaudit.slots import MAX_CHARS, Date, Quantity, Slots, extract
@@ -34,30 +35,6 @@ class Mismatch:
     kind: str
     """number, date, unit, time, name, negation, quantifier, modality or causal."""
     detail: str
-
-
-_ROUNDING = 0.05
-"""The most a figure written round ("1,000") may be from the exact one it stands for (1,049)."""
-
-
-def _close(a: float, b: float, approx: bool) -> bool:
-    """Whether stated ``a`` says ``b``: equal, within 10% when hedged ("about"), or ``b`` rounded as
-    ``a`` is written ("58%" for 58.3%, "2.4 million" for 2,430,000; never a year for another).
-
-    A looser test needs :func:`ragaudit._figures.reach` widened too (``tests/test_figures.py`` checks)."""
-    if abs(a - b) <= 1e-9 * max(abs(a), abs(b), 1e-12):  # relative: "100 nm" is 1e-7 m
-        return True
-    if approx:
-        return abs(a - b) <= 0.1 * max(abs(a), abs(b))
-    if not a.is_integer():
-        decimals = len(repr(a).split(".")[1].rstrip("0")) if "." in repr(a) else 0
-        return decimals < 6 and round(b, decimals) == a
-    if round(b) == a and not b.is_integer() and abs(a - b) <= 0.1 * abs(a):
-        return True  # "58" for 58.3, but not "2" for 1.5
-    zeros = len(str(int(abs(a)))) - len(str(int(abs(a))).rstrip("0")) if a else 0
-    year_like = 1500 <= abs(a) <= 2100
-    # A rounding keeps the figure's size: 2,430,000 is "2.4 million", but 60 is no "100".
-    return zeros >= 2 and not year_like and round(b, -zeros) == a and abs(a - b) <= _ROUNDING * abs(a)
 
 
 _DERIVED_HEDGE = 0.025
@@ -185,8 +162,19 @@ def quantity_supported(
         return _derivable(q.raw, q.approx, [p.raw for p in pool[:12]], percents, [o.raw for o in operands], doubling)
     # Same-unit figures combine in base units ("1,770 m − 620 m" is 1,150 m, not 1,150 feet); other
     # figures enter as plain counts ("30 days of 47.8p" is £14.34).
-    values = [p.value if p.dimension == q.dimension else p.raw for p in pool[:12]]
-    extra = [o.value if o.dimension == q.dimension else o.raw for o in operands]
+    # A measure ("9 litres a second") is worked out from measures of its kind and plain counts, never from
+    # another kind's number ("10 metres" less "1 bar" is no flow).
+    physical = q.dimension not in MONEY and q.dimension != "time"
+    values = [
+        p.value if p.dimension == q.dimension else p.raw
+        for p in pool[:12]
+        if not physical or p.dimension in (None, q.dimension)
+    ]
+    extra = [
+        o.value if o.dimension == q.dimension else o.raw
+        for o in operands
+        if not physical or o.dimension in (None, q.dimension)
+    ]
     if _derivable(q.value, q.approx, values, percents, extra, doubling):
         return True
     # "172 years" between 1612 and 1784: a count from plain figures.
@@ -194,6 +182,10 @@ def quantity_supported(
 
 
 _CLAUSE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+|\s(?=\d{1,2}\.\d{1,2}\s)")
+_VERBAL_DENIAL_RE = re.compile(
+    r"\b(?:do|does|did|need|must|will|shall|should|can|could|is|are|was|were)(?: not\b|n't)", re.I
+)
+"""A verb denied ("you do not need to claim"), not a thing ("no tiles", "not a substantial limit")."""
 _CONTRAST_RE = re.compile(r",\s(?=(?:while|whereas|but|except)\s)")
 
 
@@ -210,17 +202,25 @@ def polarity_clash(claim: Slots, window_text: str, *, min_shared: int = 3) -> tu
     for sentence in _CLAUSE_RE.split(window_text[:MAX_CHARS])[:64]:
         # Contrasted parts of a sentence ("… can be made, while essential amino acids cannot") speak of
         # different things: only the parts sharing most with the claim are about it.
-        parts = [extract(part) for part in _CONTRAST_RE.split(sentence)[:8]]
+        texts = _CONTRAST_RE.split(sentence)[:8]
+        parts = [extract(part) for part in texts]
         most = max(len(claim.stems & theirs.stems) for theirs in parts)
-        for theirs in parts:
+        for part, theirs in zip(texts, parts, strict=True):
             shared = claim.stems & theirs.stems
-            if len(shared) < max(3, most) or theirs.question:
+            # A short clause the claim restates whole ("…; you do not need to claim") is about it however few its words.
+            whole = (
+                len(shared) >= 2
+                and shared == theirs.stems
+                and not (theirs.quantifiers or claim.quantifiers)
+                and _VERBAL_DENIAL_RE.search(part) is not None
+            )
+            if (len(shared) < max(3, most) and not whole) or theirs.question:
                 continue
 
-            def enough(head: str, theirs: Slots = theirs, shared: set[str] = shared) -> bool:
+            def enough(head: str, theirs: Slots = theirs, shared: set[str] = shared, whole: bool = whole) -> bool:
                 # Most of the clause, or ``min_shared`` words of it, besides the predicate.
                 rest = len(shared - {head})
-                return rest >= 2 and rest >= min(min_shared, math.ceil(0.5 * len(theirs.stems - {head})))
+                return whole or (rest >= 2 and rest >= min(min_shared, math.ceil(0.5 * len(theirs.stems - {head}))))
 
             # One side denies, the other holds no denial at all: "no outstanding recommendation" and
             # "doesn't recommend" are two ways of saying one thing, not a clash.
@@ -286,24 +286,6 @@ def unsupported_figures(
         else:
             rejected.append(q)
     return rejected
-
-
-_ITEMS = 12
-"""An itemised total is looked for among this many of the answer's figures, summed at most :data:`_TERMS` at a time."""
-_TERMS = 6
-
-
-def itemised_total(q: Quantity, figures: Sequence[Quantity]) -> bool:
-    """Whether sum of money ``q`` is the sum of several of ``figures`` (the answer's other supported ones):
-    a total stated before or after its items ("About £187.55 for the quarter. The water costs £72.96, …")."""
-    if q.dimension not in MONEY:
-        return False
-    values = list(dict.fromkeys(f.value for f in figures if f.dimension == q.dimension and f is not q))[:_ITEMS]
-    return any(
-        _close(q.value, sum(terms), q.approx)
-        for size in range(2, min(_TERMS, len(values)) + 1)
-        for terms in combinations(values, size)
-    )
 
 
 def worked_from_earlier(q: Quantity) -> bool:

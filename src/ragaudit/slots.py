@@ -187,7 +187,7 @@ def _read_names(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots
 _FRACTIONS = frozenset({"half", "quarter", "three-quarters", "three-quarter"})
 _BYTE_RATES = {"kb/s": "kilobytes per second", "mb/s": "megabytes per second", "gb/s": "gigabytes per second"}
 _PER = ("per", "a", "an")
-_COMPOUND = {"length": "speed", "data": "data_rate"}
+_COMPOUND = {"length": "speed", "data": "data_rate", "volume": "flow"}
 """Dimensions that, per second, minute or hour, make another ("18 nautical miles an hour" is 18 knots;
 "5 GB a month" stays an allowance)."""
 

@@ -38,7 +38,7 @@ from ragaudit._certainty import (
     withheld_cause,
 )
 from ragaudit._figure_context import about_the_same_figure
-from ragaudit._figures import FigurePool
+from ragaudit._figures import FigurePool, itemised_total
 from ragaudit._mentions import counts_list, novel_literals, novel_name, refers_back
 from ragaudit._roles import name_swap, role_swap
 from ragaudit._scope import quantifiers_clash, restricted, table_exception
@@ -53,7 +53,6 @@ from ragaudit.matching import (
     compare,
     date_slips,
     forbidden_things,
-    itemised_total,
     modality_clash,
     polarity_clash,
     quantity_supported,
