@@ -425,3 +425,13 @@ def test_a_flow_in_another_time_unit_is_a_different_flow() -> None:
     # A measure is not worked out from another kind's numbers (10 metres less 1 bar is no flow).
     flow = extract("9 litres a second").quantities[0]
     assert not quantity_supported(flow, extract("1 bar (10 metres head)").quantities)
+
+
+@pytest.mark.parametrize(("count", "label"), [("2", "faithful"), ("5", "hallucinated")])
+def test_a_count_is_not_excused_by_a_length_of_time_with_its_number(count: str, label: str) -> None:
+    source = (
+        "Before first use, attach the zero-count filter and sample for five minutes. If the counter reads "
+        "more than 2 counts per cubic foot, tag it out and tell Facilities."
+    )
+    answer = f"If it reads above {count} counts per cubic foot, tag it out and tell Facilities."
+    assert ragaudit.audit(answer, [source]).label == label

@@ -142,7 +142,8 @@ def quantity_supported(
         rate = {q.dimension, p.dimension} == {"rate/time", "time"} and q.value and p.value
         if rate and _close(1 / q.value, p.value, q.approx):
             return True
-        bare = q.dimension is None or (p.dimension is None and not same_dimension)
+        # ``same_dimension``: a plain count is stated only by a plain count ("5 counts" is not "five minutes").
+        bare = (q.dimension is None or p.dimension is None) and not (same_dimension and q.dimension != p.dimension)
         if bare and _close(q.raw, p.raw, q.approx):
             return True
     if not allow_derived:
