@@ -435,3 +435,21 @@ def test_a_count_is_not_excused_by_a_length_of_time_with_its_number(count: str, 
     )
     answer = f"If it reads above {count} counts per cubic foot, tag it out and tell Facilities."
     assert ragaudit.audit(answer, [source]).label == label
+
+
+def test_established_and_provisional_are_read_as_certainty_and_hedge() -> None:
+    source = (
+        "Defect density rose from 0.09 to 0.21 per cm² after the switch to resist lot R-5521. Preliminary "
+        "analysis suggests that the resist lot is the likely cause of the defects. The committee met on "
+        "9 September and provisionally approved the loan of the gradual."
+    )
+    sure = "The analysis has established the resist lot as the cause of the defects."
+    kept = "Preliminary analysis points to the resist lot as the likely cause of the defects."
+    assert ragaudit.audit(sure, [source]).label == "hallucinated"
+    assert ragaudit.audit(kept, [source]).label == "faithful"
+    assert (
+        ragaudit.audit(
+            "Yes, it will be lent: the committee approved the loan of the gradual on 9 September.", [source]
+        ).label
+        == "hallucinated"
+    )
