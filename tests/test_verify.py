@@ -453,3 +453,13 @@ def test_established_and_provisional_are_read_as_certainty_and_hedge() -> None:
         ).label
         == "hallucinated"
     )
+
+
+def test_the_day_of_a_date_states_no_measure() -> None:
+    source = (
+        "Boil water notice, issued 6 August 2025. Bottled water is available from Ashby Community Hall between "
+        "08:00 and 20:00 daily."
+    )
+    claim = "Ashby Community Hall hands out bottled water from 8 am to 8 pm daily"
+    assert ragaudit.audit(f"{claim}.", [source]).label == "faithful"
+    assert ragaudit.audit(f"{claim}, up to six litres per household.", [source]).label == "hallucinated"

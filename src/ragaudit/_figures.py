@@ -65,8 +65,10 @@ class FigurePool(list[Quantity]):
     """The quantities of a request's sources, in order (a list, not to be changed once built), with
     an index by value: :meth:`candidates` gives those a figure could match."""
 
-    def __init__(self, quantities: Iterable[Quantity] = ()) -> None:
+    def __init__(self, quantities: Iterable[Quantity] = (), dated: Iterable[Quantity] = ()) -> None:
+        """``dated``: those of ``quantities`` that are a date's day or year (no measure is stated by one)."""
         super().__init__(quantities)
+        self.dated = frozenset(id(q) for q in dated)
         dims: dict[str, list[tuple[float, Quantity]]] = {}
         for p in self:
             if p.dimension:

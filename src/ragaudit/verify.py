@@ -147,8 +147,10 @@ class Verifier:
         all_text = "\n".join(s.text for s in index.sources)
         given = extract(question) if question else None
         # Indexed by value: each claim's figures look up the few near them (issue 11).
+        read = [extract(s.text) for s in index.sources] + ([given] if given else [])
         pool = FigurePool(
-            [q for s in index.sources for q in extract(s.text).quantities] + (given.quantities if given else [])
+            [q for slots in read for q in slots.quantities],
+            [q for slots in read for q in slots.quantities if in_date(q, slots.dates)],
         )
         known_text = f"{all_text}\n{question}" if question else all_text
         # What the answer has established so far (its supported claims' figures and words): a later clause
@@ -179,7 +181,7 @@ class Verifier:
                     a,
                     index,
                     claim_vectors[i],
-                    FigurePool([*pool, *totals]),
+                    FigurePool([*pool, *totals], [q for q in pool if id(q) in pool.dated]),
                     all_text,
                     novelty,
                     given,
@@ -204,7 +206,7 @@ class Verifier:
         alignment: Alignment,
         index: SourceIndex,
         vector: np.ndarray,
-        pool: list[Any],
+        pool: FigurePool,
         all_text: str,
         novelty: float,
         given: Slots | None,
@@ -282,7 +284,9 @@ class Verifier:
                 continue
             signal = found[0].kind
             return PairResult("contradicted", max(p, 0.8), signal, found[0].detail, [window, *windows], found, feats)
-        near = [q for w in about[:3] for q in extract(w.text).quantities]
+        near_slots = [extract(w.text) for w in about[:3]]
+        near = [q for slots in near_slots for q in slots.quantities]
+        dated = pool.dated | {id(q) for slots in near_slots for q in slots.quantities if in_date(q, slots.dates)}
         near_times = {t for w in about[:3] for t in extract(w.text).times} | claim.times
         given_q = given.quantities if given else []
         if given:
@@ -304,8 +308,13 @@ class Verifier:
             if not worked_from_earlier(q):
                 known = [k for k in known if id(k) not in earlier_ids]
             operands = known + rates if q.dimension in MONEY else known
-            near_q = quantity_supported(q, near, times=near_times, operands=operands, doubling=doubling)
-            return near_q or quantity_supported(q, pool, allow_derived=False)
+            # "Six litres" is not stated by the 6 of "6 August": a date's day states no measure (a length
+            # of time between two dates it may: "four days later, on 6 March").
+            measure = q.dimension not in (None, "time")
+            close_by = [p for p in near if not (measure and id(p) in dated)]
+            near_q = quantity_supported(q, close_by, times=near_times, operands=operands, doubling=doubling)
+            stated = [p for p in pool.candidates(q) if not (measure and id(p) in dated)]
+            return near_q or quantity_supported(q, stated, allow_derived=False)
 
         novel_q = unsupported_figures(claim.quantities, figure_stated, base)
         # "One" is as often a pronoun as a count ("one customer noted"); a count before a colon counts
