@@ -139,7 +139,7 @@ def close(a: float, b: float, approx: bool) -> bool:
 
 _ITEMS = 12
 """An itemised total is looked for among this many of the answer's figures, summed at most :data:`_TERMS` at a time."""
-_TERMS = 6
+_TERMS = 4
 
 
 def itemised_total(q: Quantity, figures: Sequence[Quantity]) -> bool:

@@ -169,13 +169,14 @@ class Verifier:
                 established += extract(a.claim.text).quantities
                 said |= set(a.keys)
         # A total the answer itemises, before or after its items ("About £187.55 for the quarter. The water
-        # costs £72.96, …"): read again with the total counted as stated.
+        # costs £72.96, …"): read again with the total counted as stated (items from the claims around it).
         figures = [extract(a.claim.text).quantities for a in alignments]
         for i, (a, result) in enumerate(zip(alignments, results, strict=True)):
             if result.status == "supported" or result.signal not in _FIGURE_SIGNALS or not self.detectors:
                 continue
-            items = [q for j, qs in enumerate(figures) if j != i and results[j].status == "supported" for q in qs]
-            totals = [q for q in figures[i] if itemised_total(q, items)]
+            near = range(max(0, i - _ESTABLISHED), min(len(figures), i + _ESTABLISHED + 1))
+            items = [q for j in near if j != i and results[j].status == "supported" for q in figures[j]]
+            totals = [q for q in figures[i][:_ESTABLISHED] if itemised_total(q, items)]
             if totals:
                 again = self._one(
                     a,
