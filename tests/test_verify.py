@@ -376,7 +376,10 @@ def test_a_total_stated_before_its_items_is_their_sum(total: str, label: str) ->
         "on 95% of that, 36.1 m³, at £2.35, which comes to roughly £84.84. The standing charges add £21.00 "
         "between them, and drainage is another £8.75."
     )
-    assert ragaudit.audit(answer, [BILL], question="What is my bill for 38 m³ this quarter?").label == label
+    report = ragaudit.audit(answer, [BILL], question="What is my bill for 38 m³ this quarter?")
+    assert report.label == label
+    if label == "faithful":
+        assert report.claims[0].explanation.startswith("Its figure is the sum of figures the answer states")
 
 
 def test_conversions_between_unit_systems_and_tolerances() -> None:

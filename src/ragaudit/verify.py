@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -90,6 +90,7 @@ _ARITHMETIC = frozenset(stem(w) for w in WORKING_OUT) | {"e", "pay", "per", "eac
 """Words a working-out clause may use that no source needs to ("which *gives*", "i.*e*.", "you would *pay*")."""
 _WORKING_WORDS = 3
 """Words besides its figures a clause that works figures out may have ("together you would pay …")."""
+ITEMISED_TOTAL = "a total of the answer's own supported figures"
 _FIGURE_SIGNALS = frozenset({"number", "added detail", "model"})
 """Signals a figure may have decided: a claim they flagged is read again when it states an itemised total."""
 _PER_CLAIM = 6
@@ -191,15 +192,7 @@ class Verifier:
                     earliers[i],
                 )
                 if again.status == "supported":
-                    results[i] = PairResult(
-                        "supported",
-                        again.probability,
-                        "figures",
-                        "a total of the answer's own stated figures",
-                        again.windows,
-                        [],
-                        again.features,
-                    )
+                    results[i] = replace(again, signal="figures", detail=ITEMISED_TOTAL, mismatches=[])
         return results
 
     def _one(

@@ -27,7 +27,7 @@ from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.errors import ConfigError
 from ragaudit.judges._base import JudgeContext, JudgePrompt, register_judge
 from ragaudit.models import Evidence, EvidenceRelation, Verdict
-from ragaudit.verify import PairResult, Verifier
+from ragaudit.verify import ITEMISED_TOTAL, PairResult, Verifier
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,8 +353,12 @@ class OfflineJudge:
                 return Verdict(
                     status="supported",
                     confidence=round(confidence, 3),
-                    explanation="Every figure of the claim is stated in the sources or the question, or follows "
-                    "from them by one step of arithmetic.",
+                    explanation=(
+                        "Its figure is the sum of figures the answer states, and supports, in the claims around it."
+                        if result.detail == ITEMISED_TOTAL
+                        else "Every figure of the claim is stated in the sources or the question, or follows "
+                        "from them by one step of arithmetic."
+                    ),
                     evidence=evidence,
                     decided_by="detector:figures",
                 )
