@@ -373,6 +373,58 @@ def test_a_table_rows_cell_given_to_another_row_is_a_synthesis_error(answer: str
     assert [c.status for c in audit(answer, SCHEDULE).claims] == ["synthesis_error"]
 
 
+ROOMS = [
+    {
+        "id": "S1",
+        "text": "Harbour Conference Centre: rooms (updated 1 June)\n\n| Room | Seats | Day rate | Free from |\n|---|---|---|---|\n"
+        "| 3A | 40 | £420 | 14 July |\n| 4B | 60 | £610 | 2 August |\n| 9 | 12 | £150 | 14 July |\n\n"
+        "All rates include a projector.",
+    }
+]
+CODES = [
+    {
+        "id": "S1",
+        "text": "| Code | Item | Standard rate | Reduced rate | Condition |\n|---|---|---|---|---|\n"
+        "| 4410 | Hand tools and spare blades | 8% | 2% | Made with at most 30% imported steel |\n"
+        "| 4420 | Garden machinery | 5% | 0% | Assembled locally |\n",
+    }
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "sources", "status"),
+    [
+        # A row named by a code of letters and digits, even where a pronoun carries it on ("three … a" do not
+        # name row 3A).
+        (
+            "Room 4B has three screens, seats 60 and costs £610 a day; it is free from 14 July.",
+            ROOMS,
+            "synthesis_error",
+        ),
+        ("Room 4B has three screens, seats 60 and costs £610 a day; it is free from 2 August.", ROOMS, "supported"),
+        # A value belongs to the row named last before it, not to one named after it.
+        ("Room 4B seats 60 and is free from 14 July, a fortnight before 3A.", ROOMS, "synthesis_error"),
+        # A bare number ("9") names no row: too many figures look the same.
+        ("Room 9 seats 12 and is free from 2 August.", ROOMS, None),
+        # After a code, most words of the next cell name the row.
+        (
+            "Garden machinery drops to 0% from 5%, as long as no more than 30% of the steel is imported.",
+            CODES,
+            "synthesis_error",
+        ),
+        ("Hand tools drop to 2% from 8%, as long as no more than 30% of the steel is imported.", CODES, "supported"),
+    ],
+)
+def test_a_row_named_by_its_code_or_label_owns_its_cells(answer: str, sources: list, status: str | None) -> None:
+    statuses = [c.status for c in audit(answer, sources).claims]
+    if status is None:
+        assert "synthesis_error" not in statuses
+    elif status == "supported":
+        assert "synthesis_error" not in statuses and "contradicted" not in statuses
+    else:
+        assert status in statuses
+
+
 def test_a_row_named_in_lower_case_owns_only_what_follows_its_name() -> None:
     # "every 4 years" comes before "smoke alarm battery" is named: it is the (paraphrased) flue seal's.
     answer = "A flue seal is pressure tested every 4 years and a smoke alarm battery replaced every 7 years."
@@ -396,3 +448,14 @@ def test_a_marker_naming_two_sources_holds_where_each_supplies_a_figure() -> Non
     # A marker naming a source that holds nothing of the claim is still fabricated.
     wrong = audit(answer.replace("[S1][S2]", "[S2][S3]"), [*sources, {"id": "S3", "text": "Owls eat mice and voles."}])
     assert wrong.claims[0].citation_check is not None and not wrong.claims[0].citation_check.valid
+
+
+def test_a_denial_contradicted_stays_so_whatever_figures_follow_by_arithmetic() -> None:
+    # "two weeks" follows from "14 days", but what is contradicted is the refund, not a figure.
+    source = "If you cancel within 14 days of joining, the first payment is refunded, but the £25 joining fee is not refundable."
+    (claim,) = audit(
+        "Cancel within two weeks of joining and you get your first payment back along with the £25 joining fee.",
+        [source],
+    ).claims
+    assert claim.status == "contradicted" and claim.decided_by == "detector:negation"
+    assert "check:inference" not in claim.amended_by

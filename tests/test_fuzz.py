@@ -20,12 +20,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ragaudit import Auditor
+from ragaudit._markers import find_citations
 from ragaudit._text import analyze
 from ragaudit.align import align, build_index
 from ragaudit.errors import InputError
 from ragaudit.models import AuditRequest, Source
 from ragaudit.requests import parse_request_text, read_batch, validate_request
-from ragaudit.segment import find_citations, segment
+from ragaudit.segment import segment
 
 
 def fuzz(examples: int) -> settings:

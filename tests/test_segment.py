@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ragaudit.segment import classify_claim, find_citations, segment
+from ragaudit._markers import find_citations
+from ragaudit.segment import classify_claim, segment
 
 
 def texts(answer: str) -> list[str]:
@@ -278,11 +279,12 @@ def test_a_claim_about_what_cannot_be_done_stays_a_claim() -> None:
         assert [c.text for c in segment(answer).claims] == [answer]
 
 
-def test_sources_that_do_not_agree_make_a_conflict_note() -> None:
-    answer = "The documents don't agree on this. The schedule caps light at 50 lux."
+@pytest.mark.parametrize("note", ["The documents don't agree on this.", "The two guides set different limits."])
+def test_sources_that_do_not_agree_make_a_conflict_note(note: str) -> None:
+    answer = f"{note} The schedule caps light at 50 lux."
     result = segment(answer)
     assert [c.text for c in result.claims] == ["The schedule caps light at 50 lux."]
-    assert [answer[a:b] for a, b in result.conflict_notes] == ["The documents don't agree on this."]
+    assert [answer[a:b] for a, b in result.conflict_notes] == [note]
 
 
 def test_a_sentence_ending_on_a_lettered_label_ends_there() -> None:
@@ -292,3 +294,24 @@ def test_a_sentence_ending_on_a_lettered_label_ends_there() -> None:
         "Separately, the gallery must insure it.",
         "John F. Kennedy spoke.",
     ]
+
+
+@pytest.mark.parametrize(
+    "advice",
+    [
+        "The planning office, or the minutes it publishes, would be the place to look for the decision.",
+        "Your employer or the scheme administrator should be able to confirm whether it applies.",
+        "Until the surgery confirms which dose it wants, it would be wise to keep to the lower one.",
+    ],
+)
+def test_advice_on_where_to_find_what_the_sources_lack_is_no_claim(advice: str) -> None:
+    answer = f"None of the three leaflets mentions a refund. The ticket costs £12. {advice}"
+    result = segment(answer)
+    assert [c.text for c in result.claims] == ["The ticket costs £12."]
+    assert [answer[a:b] for a, b in result.abstentions][-1] == advice
+
+
+def test_an_obligation_to_confirm_stays_a_claim_after_a_gap() -> None:
+    # "should confirm the booking" is what the sources require of someone, not where to find an answer.
+    answer = "The pages do not say whether meals are included. The hotel should confirm the booking in writing."
+    assert [c.text for c in segment(answer).claims] == ["The hotel should confirm the booking in writing."]

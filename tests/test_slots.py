@@ -14,13 +14,12 @@ from ragaudit import _slot_data as lex
 from ragaudit._blanks import compact
 from ragaudit._calendar import date_derived
 from ragaudit._certainty import asserts_effect, closest_clause, concludes, disclaims_cause
+from ragaudit._denials import forbidden_things, polarity_clash
 from ragaudit._roles import bindings, name_swap, role_swap
 from ragaudit._scope import quantifiers_clash, restricted, table_exception
 from ragaudit.matching import (
     compare,
-    forbidden_things,
     modality_clash,
-    polarity_clash,
     quantity_supported,
     unsupported_figures,
 )
@@ -547,6 +546,26 @@ def test_a_quantifier_stronger_than_the_source_is_restricted(claim: str, expecte
     assert restricted(claim, LIBRARY) == expected
 
 
+FERRIES = """Island ferries: bicycles
+- Carrick Sound: bicycles carried on all crossings, free of charge
+- Port Ellin: bicycles carried on the morning crossing only; the evening boat has no bike rack
+- Dunmoy: bicycles carried on all crossings for £3"""
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("At Port Ellin bicycles go on every crossing.", "'every' where the source says 'only'"),
+        # The restriction on its line is Port Ellin's, named before its colon: not Carrick Sound's or Dunmoy's.
+        ("Carrick Sound carries bicycles on every crossing at no charge.", None),
+        ("Dunmoy takes bicycles on every crossing for £3.", None),
+        ("At Port Ellin bicycles go on the morning crossing only.", None),
+    ],
+)
+def test_a_restriction_belongs_to_the_subject_its_line_names(claim: str, expected: str | None) -> None:
+    assert restricted(claim, FERRIES) == expected
+
+
 BRANCHES = """Kellerby libraries — services
 
 | Branch | Sunday opening | Free wifi | Type |
@@ -731,3 +750,16 @@ def test_numbers_that_name_things_are_labels_not_operands() -> None:
         ("2", True),
         ("5 days", False),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "hedged"),
+    [
+        ("The works start in May.", False),
+        ("Payment is due on 6 May 2026.", False),
+        ("It may rain on the day.", True),
+        ("May I bring a guest?", True),
+    ],
+)
+def test_the_month_may_hedges_nothing(text: str, hedged: bool) -> None:
+    assert extract(text).hedged is hedged

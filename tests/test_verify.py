@@ -329,6 +329,54 @@ def test_faithful_roles_quantifiers_and_hedges_stay_supported(answer: str, sourc
     assert claim_of(answer, source)[0] == "supported"
 
 
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        # The passage's link explains the outage, not the late orders the claim blames on it.
+        ("The late orders were caused by the warehouse power outage on Tuesday night.", "hallucinated"),
+        ("The warehouse power outage on Tuesday night was caused by a storm.", "faithful"),
+        # "The main reason for …" gives a cause, and a month written "May" hedges nothing.
+        ("The main reason for the fare rise is the new depot opening in May.", "hallucinated"),
+        ("Fares rise by 3% in May, set by the indexation formula.", "faithful"),
+        # A document's rule given as the reason is an attribution the rule's words check.
+        (
+            "Mending the lifts falls to the operator, because clause 9.1 makes it responsible for keeping them working.",
+            "faithful",
+        ),
+    ],
+)
+def test_a_causal_link_must_be_the_passages_own(answer: str, label: str) -> None:
+    sources = [
+        "Dispatch log, week 14: 212 orders left late on Wednesday. Orders were re-routed to the north site.",
+        "Facilities notice: the warehouse lost power on Tuesday night because of a storm; a generator was running "
+        "by 23:40.",
+        "Fares rise by 3% in May under the indexation formula. Other news: the new depot opens in May.",
+        "Station lease, clause 9: 9.1 The Operator shall maintain the lifts in safe working order.",
+    ]
+    assert ragaudit.audit(answer, sources).label == label
+
+
+LEAK = (
+    "Residents reported brown tap water on Kiln Road from 3 June. Pressure logs identified the cracked main "
+    "under Station Square as the probable source of the discolouration. The main has not yet been excavated, so "
+    "this cannot be confirmed."
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        # A hedge that names something ("identified X as the probable source") covers X.
+        ("The cracked main under Station Square was the source of the discolouration.", "hallucinated"),
+        ("The cracked main under Station Square is the likely source of the discolouration.", "faithful"),
+        # The claim states only what was identified, not what the hedge qualifies.
+        ("Pressure logs pointed to the cracked main under Station Square.", "faithful"),
+    ],
+)
+def test_a_hedge_on_what_it_names_covers_the_name(answer: str, label: str) -> None:
+    assert ragaudit.audit(answer, [LEAK]).label == label
+
+
 @pytest.mark.parametrize(("day", "label"), [("10 October", "faithful"), ("10 November", "hallucinated")])
 def test_a_date_a_whole_month_after_a_stated_one_is_worked_out(day: str, label: str) -> None:
     source = "Invoices are dated 10 September. Payment is due one month after the invoice date."
@@ -417,6 +465,67 @@ def test_a_short_denial_the_claim_restates_whole_is_a_negation() -> None:
     # "No tiles are included" denies a thing, not the claim's verb.
     tiles = "The quote covers grout and silicone. No tiles are included."
     assert ragaudit.audit("The quote includes grout and silicone.", [tiles]).label == "faithful"
+
+
+@pytest.mark.parametrize(
+    ("source", "answer", "label"),
+    [
+        # Denied in one word of a kind, asserted in another: refunds, requirements, eligibility.
+        (
+            "If you withdraw before the course starts, we refund your tuition, but the £40 registration fee is not "
+            "refundable.",
+            "Withdraw before the course starts and you get your tuition back along with the £40 registration fee.",
+            "hallucinated",
+        ),
+        (
+            "Goggles must be worn in the chemistry lab. Goggles are not required in the reading room, unless you "
+            "bring samples in.",
+            "Goggles have to be worn in both the chemistry lab and the reading room.",
+            "hallucinated",
+        ),
+        (
+            "Seasonal staff are not eligible for the cycle-to-work scheme. Permanent staff can join after probation.",
+            "Seasonal staff qualify for the cycle-to-work scheme straight away.",
+            "hallucinated",
+        ),
+        # What the denial does not cover stays supported: the lab's rule, the tuition refund, the fee kept.
+        (
+            "Goggles must be worn in the chemistry lab. Goggles are not required in the reading room, unless you "
+            "bring samples in.",
+            "Goggles have to be worn in the chemistry lab.",
+            "faithful",
+        ),
+        (
+            "If you withdraw before the course starts, we refund your tuition, but the £40 registration fee is not "
+            "refundable.",
+            "Withdraw before the course starts and you get your tuition back, though not the £40 registration fee.",
+            "faithful",
+        ),
+    ],
+)
+def test_a_denial_is_read_against_other_words_of_its_kind(source: str, answer: str, label: str) -> None:
+    report = ragaudit.audit(answer, [source])
+    assert report.label == label
+    if label == "hallucinated":
+        assert any(c.decided_by == "detector:negation" for c in report.claims)
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        # 10 days is 30 days / 3, but the passage's figure for the ban is 14 days.
+        ("Three missed sessions within 30 days get you banned from booking for 10 days.", "hallucinated"),
+        ("Three missed sessions within 30 days get you banned from booking for a fortnight.", "faithful"),
+        # A length the claim says it works out keeps its arithmetic.
+        ("Three missed sessions in 30 days works out at one every 10 days.", "faithful"),
+    ],
+)
+def test_a_length_worked_out_where_the_passage_gives_its_own_is_a_number_error(answer: str, label: str) -> None:
+    source = (
+        "Sessions can be booked 7 days ahead. Three missed sessions within 30 days lead to a 14-day ban on "
+        "booking sessions."
+    )
+    assert ragaudit.audit(answer, [source]).label == label
 
 
 def test_a_flow_in_another_time_unit_is_a_different_flow() -> None:

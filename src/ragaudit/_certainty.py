@@ -85,19 +85,27 @@ def _governed(words: list[str], k: int) -> str:
     return next((stem(x) for x in words[k + 1 : k + 4] if x not in STOPWORDS), "")
 
 
-def hedged_parts(clause: str) -> Iterator[tuple[str, str]]:
-    """Each part of ``clause`` with a hedge on what is known: (the words the hedge covers, the hedge).
+_AS_HEDGED_RE = re.compile(r"\bas\s+(?:(?:the|a|an)\s+)?(?:most\s+)?$", re.IGNORECASE)
+
+
+def hedged_parts(clause: str) -> Iterator[tuple[str, str, str]]:
+    """Each part of ``clause`` with a hedge on what is known: (the words the hedge covers, those from the hedge on,
+    the hedge).
 
     A hedge covers what follows it ("it was probably *worn* …", not the "made from eight strands"
-    before it); a state covers the words on both sides ("it is unclear whether …", "… is speculative").
+    before it); a state covers the words on both sides ("it is unclear whether …", "… is speculative"),
+    and so does a hedge that names something ("identified *the pâté as the most likely* vehicle").
     """
     for part in _PART_RE.split(clause)[:8]:
         state = _STATE_RE.search(part)
         m = state or _EPISTEMIC_RE.search(part)
         # "anyone who may have known him": a hedge on whoever it may be, not on a fact.
         if m and not _INDEFINITE_RE.search(part[max(0, m.start() - 30) : m.start()]):
-            before = part[: state.start()].split()[-HEDGE_REACH:] if state else []
-            yield " ".join(before + part[m.start() :].split()[:HEDGE_REACH]), m.group()
+            # "identified the pâté *as the most likely* vehicle": the hedge covers what it names too.
+            named = state or _AS_HEDGED_RE.search(part[max(0, m.start() - 20) : m.start()])
+            before = part[: m.start()].split()[-HEDGE_REACH:] if named else []
+            after = part[m.start() :].split()[:HEDGE_REACH]
+            yield " ".join(before + after), " ".join(after), m.group()
 
 
 def concludes(text: str) -> bool:
@@ -162,11 +170,17 @@ def modality_clash(
     needed = min_shared if claim.certain else max(min_shared + 1, math.ceil(0.3 * len(claim.stems)))
     for clause in _SENTENCE_RE.split(window_text[:MAX_CHARS])[:64]:
         if not claim.certain:
-            for scope, hedge in hedged_parts(clause):
+            for scope, hedged, hedge in hedged_parts(clause):
                 theirs = extract(scope)
                 shared = len(claim.stems & theirs.stems)
-                # The hedged words must be mostly the claim's: a hedge on something else nearby is not.
-                if not theirs.certain and shared >= needed and shared >= _HEDGED_SHARE * len(theirs.stems):
+                # The hedged words must be mostly the claim's: a hedge on something else nearby is not; and the
+                # claim must state what is hedged ("identified the pâté" alone leaves "as the likely vehicle").
+                if (
+                    not theirs.certain
+                    and shared >= needed
+                    and shared >= _HEDGED_SHARE * len(theirs.stems)
+                    and claim.stems & extract(hedged).stems
+                ):
                     return f"a plain statement where the source says '{hedge}'"
             continue
         theirs = extract(clause)
@@ -185,6 +199,9 @@ def modality_clash(
     return None
 
 
+_COORDINATION_RE = re.compile(r",\s(?:and|but|while|whereas|so)\s|;\s")
+
+
 def causal_sides(text: str) -> tuple[str, str] | None:
     """The claim's text before and after its first causal cue ("X *because* Y"), if it has one."""
     lowered = text[:MAX_CHARS].lower()
@@ -200,7 +217,10 @@ def causal_sides(text: str) -> tuple[str, str] | None:
         # "Because you'd buy a block, your first session counts": the cause runs to the comma, the effect after.
         cause, comma, effect = text[end:].partition(",")
         return (effect, cause) if comma and effect.strip() else (text[:start], text[end:])
-    return text[:start], text[end:]
+    # The side before the cue starts at its own clause ("Rent rises by 4.2%, and the main reason for the
+    # increase is …": the increase, not the whole first clause).
+    clause = max((m.end() for m in _COORDINATION_RE.finditer(text, 0, start)), default=0)
+    return text[clause:start], text[end:]
 
 
 def sides_told(claim_text: str, window_text: str, share: float = 0.6) -> bool:
@@ -211,3 +231,32 @@ def sides_told(claim_text: str, window_text: str, share: float = 0.6) -> bool:
     theirs = extract(window_text).stems
     parts = [extract(side).stems for side in sides]
     return all(part and len(part & theirs) >= share * len(part) for part in parts)
+
+
+_CITED_REASON_RE = re.compile(
+    r"\s*+(?:(?:the|this|that|your|its|their|our)\s++)?(?:clause|section|rule|paragraph|article|condition|term|"
+    r"polic(?:y|ies)|contract|agreement|lease|regulation|law|guidance|schedule|notice|leaflet|handbook)s?\b",
+    re.IGNORECASE,
+)
+
+
+def cites_reason(claim_text: str) -> bool:
+    """Whether the claim's cause is a document's rule ("…, because clause 7.2 makes them responsible"): an
+    attribution the rule's own words check, not a causal link of the world."""
+    sides = causal_sides(claim_text)
+    return sides is not None and _CITED_REASON_RE.match(sides[1]) is not None
+
+
+def tells_link(claim_text: str, window_text: str, share: float = 0.6) -> bool:
+    """Whether the window states a causal link that can be the claim's: not one whose effect is the claim's cause
+    and that never speaks of the claim's effect ("CW-2 tripped because of a board fault" explains the trip, not
+    the overlay errors the claim blames on it)."""
+    theirs = extract(window_text)
+    if not theirs.causal:
+        return False
+    mine, told = causal_sides(claim_text), causal_sides(window_text)
+    if mine is None or told is None:
+        return True
+    effect, cause = (extract(side).stems for side in mine)
+    explained = extract(told[0]).stems
+    return not (effect and not effect & theirs.stems and cause and len(cause & explained) >= share * len(cause))

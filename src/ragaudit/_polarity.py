@@ -6,6 +6,8 @@ near it; conditions, purposes, questions put indirectly and told experiences den
 
 from __future__ import annotations
 
+import re
+
 from ragaudit import _slot_data as lex
 from ragaudit._slot_data import Slots
 from ragaudit._text import LIGHT_WORDS, STOPWORDS, stem
@@ -125,3 +127,46 @@ def _noun_head(tokens: list[tuple[str, str, int, int]], i: int) -> str:
             break
         run.append(word)
     return stem(run[-1]) if run else ""
+
+
+# Predicates that say one thing in several words: a source denying one ("is not refundable") is denied by a
+# claim asserting another of its kind ("you'll get it back"). Permission ("can", "may") is left out: too
+# many sentences say what one can do for a denial nearby to be about them.
+_KINDS = {
+    "permission": r"allow(?:s|ed)?|permit(?:s|ted)?|eligible|entitled|qualif(?:y|ies|ied)|available|accept(?:s|ed)?",
+    "requirement": r"requir(?:e|es|ed)|must|needs?\ to|needed|ha(?:s|ve|d)\ to|obliged|compulsory|mandatory",
+    "refund": r"refund(?:s|ed|able)?|repa(?:id|y|ys)|reimburs(?:e|es|ed)|get\ (?:\w+\ ){0,4}?back|money\ back",
+    "counting": r"counts?|counted|comes?\ out\ of|deducted\ from",
+}
+_KIND_RES = {kind: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for kind, words in _KINDS.items()}
+_STEM_KINDS = {
+    stem(w): kind
+    for kind, words in {
+        "permission": ("allowed", "permitted", "eligible", "entitled", "qualify", "available", "accepted"),
+        "requirement": ("required", "obliged", "compulsory", "mandatory", "needed"),
+        "refund": ("refundable", "refunded", "repaid", "reimbursed"),
+        "counting": ("counts", "counted"),
+    }.items()
+    for w in words
+}
+_DENIAL_RE = re.compile(r"\b(?:not|never|cannot)\b|n't\b", re.IGNORECASE)
+
+
+def predicate_kind(head: str) -> str | None:
+    """The kind of predicate a denied stem is (``refund`` for "refundable"), if it is one of several words."""
+    return _STEM_KINDS.get(head)
+
+
+def kinds_asserted(text: str) -> frozenset[str]:
+    """The kinds of predicate ``text`` states in any of their words ("has to wear" states a requirement)."""
+    return frozenset(kind for kind, pattern in _KIND_RES.items() if pattern.search(text[:2000]))
+
+
+def denied_proposition(text: str) -> str:
+    """What a clause's first denial denies, up to the next comma ("Harnesses are not required in scissor
+    lifts" of "…, unless the lift plan identifies a risk"); "" without a denial."""
+    denial = _DENIAL_RE.search(text[:2000])
+    if denial is None:
+        return ""
+    end = min((p for p in (text.find(c, denial.end()) for c in ",;:") if p >= 0), default=len(text))
+    return text[:end]

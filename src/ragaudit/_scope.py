@@ -19,8 +19,10 @@ _SCOPE: dict[str, list[str]] = LEXICON["quantifier_scope"]
 
 _STRENGTH = {name: words_re(_SCOPE[name]) for name in ("universal", "majority", "nothing")}
 _IDIOMS = words_re(_SCOPE["idioms"])
+# "Platform 1 only", "only the morning crossing" restrict a set; "only if", "only while" a condition.
+_ONLY = r"(?<![\w-])only(?![\w-])(?!\s++(?:if|when|while|whilst|where|after|before|once|until|unless|because|as|so)\b)"
 _WEAKER = {
-    "universal": words_re(_SCOPE["below_all"]),
+    "universal": re.compile(f"{words_re(_SCOPE['below_all']).pattern}|{_ONLY}", re.IGNORECASE),
     "majority": words_re(_SCOPE["below_most"]),
     "nothing": words_re(_SCOPE["above_nothing"]),
 }
@@ -63,10 +65,22 @@ def restricted(claim: str, window: str) -> str | None:
     weaker = _WEAKER[kind]
     if weaker.search(_APPROX_SOME_RE.sub(" ", claim)):
         return None  # the claim states the restriction itself
-    ours = extract(claim).stems
-    for part in _PART_RE.split(window[:MAX_CHARS])[:64]:
+    mine, text, at = extract(claim), window[:MAX_CHARS], 0
+    for part in _PART_RE.split(text)[:64]:
+        at = max(at, text.find(part, at))
         m = weaker.search(_IDIOMS.sub(" ", _APPROX_SOME_RE.sub(" ", part)))
-        if m and len(ours & extract(part).stems - {stem(word.lower()), stem(m.group().lower())}) >= MIN_SHARED:
+        if m is None:
+            continue
+        theirs = extract(part)
+        # A part about another named subject restricts someone else ("Ollerton Mill: platform 1 only"), its name
+        # perhaps the label before its colon.
+        before = text[text.rfind("\n", 0, at) + 1 : at]
+        label = extract(re.split(r"[.!?;]\s", before)[-1] if before.rstrip().endswith(":") else "")
+        names = theirs.names or label.names
+        if names and not any(n in claim.lower() for n in names):
+            continue
+        said = theirs.stems | label.stems
+        if len(mine.stems & said - {stem(word.lower()), stem(m.group().lower())}) >= MIN_SHARED:
             return f"'{word}' where the source says '{m.group()}'"
     return None
 

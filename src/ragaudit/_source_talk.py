@@ -35,9 +35,9 @@ ABSTENTION_RE = re.compile(
            (?:isn't|aren't|wasn't|weren't)\ (?:mentioned|specified|provided|stated|addressed|included|given|listed|published|said|known))
       | \bnot\ possible\ to\ (?:determine|answer|say|tell|work\ out)
       | \bneither\ (?:source|document|passage|page)\b
-      | \b(?:neither|none)\ (?:of\ (?:them|the\ \w+)\ |\w+\ )?(?:says|states|mentions|specifies|gives|lists|covers|addresses|
-           includes|provides|shows|sets\ out|spells\ out)\b
-      | \bnone\ of\ the\ (?:sources|documents|passages|pages)\b
+      | \b(?:neither|none)\ (?:of\ (?:them|the\ (?:\w+\ )?\w+)\ |\w+\ )?(?:says|states|mentions|specifies|gives|lists|covers|addresses|
+           includes|provides|shows|sets(?:\ out)?|spells\ out)\b
+      | \bnone\ of\ the\ (?:\w+\ )?(?:sources|documents|passages|pages)\b
       | \bnothing\ (?:here|in\ (?:the|these|this|either)\ \w+)\ (?:says|states|mentions|shows|tells|covers|indicates|gives|
            specifies|sets\ out)\b
       | \b(?:can't|cannot|can\ not|couldn't|could\ not)\ be\ (?:given|said|stated|determined|worked\ out|calculated|answered|
@@ -53,14 +53,19 @@ CONFLICT_NOTE_RE = re.compile(
     r"""\b(?:sources?|documents?|pages?|documentation|passages?|two|both|they|these|figures|accounts|reports?|
            readme|reference|calendar|letter|handbook|policy|notice)\b[^.]{0,50}?
         \b(?:disagree|differ|(?:don't|do\ not|doesn't|does\ not)\ agree|conflict|contradict|inconsistent|(?:isn't|aren't|not)\ consistent|don't\ match|
-           doesn't\ match|give\ different|say\ different|state\ different|different\ (?:figures|answers|dates|
+           doesn't\ match|(?:give|say|state|set)\ different|different\ (?:figures|answers|dates|
            numbers|values|penalties|amounts|limits|deadlines|times))
       | \b(?:differs?|disagrees?|varies|vary|conflicts?)\ (?:between|across|among)\ (?:the\ )?(?:two\ |three\ |both\ )?
            (?:sources|documents|pages|passages|reports|guides|accounts)\b
       | \b(?:given|because\ of|in\ view\ of|with)\ (?:the|this|that)\ (?:discrepancy|disagreement|conflict|inconsistency)\b""",
     re.IGNORECASE | re.VERBOSE,
 )
-_WHERE_FROM = r"(?:would|will)\ (?:have|need)\ to\ come\ from|is\ (?:something|one|the\ one)\ to\ (?:check|ask|confirm)"
+_WHERE_FROM = (
+    r"(?:would|will)\ (?:have|need)\ to\ come\ from|is\ (?:something|one|the\ one)\ to\ (?:check|ask|confirm)"
+    r"|(?:would|will)\ be\ the\ (?:place|people|person|ones?)\ to\ (?:look|find|ask|check|confirm)"
+    r"|(?:should|can|could|will|would)\ (?:be\ able\ to\ )?(?:confirm|clarify|tell\ you)\ (?:the\ position|this|that|"
+    r"whether|which|what|how|if)\b"
+)
 REFERRAL_RE = re.compile(
     rf"\b(?:ask|check\ with|confirm(?:ed)?\ with|contact|get\ in\ touch|worth\ (?:asking|checking)|{_WHERE_FROM})\b",
     re.IGNORECASE | re.VERBOSE,
@@ -71,10 +76,12 @@ WHERE_FROM_RE = re.compile(rf"\b(?:{_WHERE_FROM})\b", re.IGNORECASE | re.VERBOSE
 """A sentence that says where a fact would come from ("pricing would have to come from the contract")."""
 REFERRAL_SENTENCE_RE = re.compile(
     r"""(?:(?:so|instead|otherwise|please)\W++)?+(?:you(?:'d|'ll|\ would|\ will|\ may|\ might)?+\s++(?:need|have|want)\ to\s++)?+
-        (?:ask|check\ with|confirm|contact|get\ in\ touch|speak\ to|talk\ to)\b""",
+        (?:ask|check\ with|confirm|contact|get\ in\ touch|speak\ to|talk\ to)\b
+    | until\b[^.,;]{0,60}?\b(?:confirms?|clarif(?:y|ies)|tells?\ you)\b""",
     re.IGNORECASE | re.VERBOSE,
 )
-"""A sentence that opens with advice on where to ask ("Ask the clinic …", "You'd need to contact …"): matched
+"""A sentence that opens with advice on where to ask ("Ask the clinic …", "You'd need to contact …", "Until the
+prescriber confirms which limit applies, …"): matched
 at a sentence's start only (:data:`REFERRAL_RE` finds the words anywhere, for claims)."""
 
 

@@ -1,5 +1,5 @@
-"""Matching a claim's slots against a window's: figures (with what follows from them), dates,
-times, negation and certainty read per clause (quantifiers: :mod:`ragaudit._scope`).
+"""Matching a claim's slots against a window's: figures (with what follows from them), dates and
+times (denials: :mod:`ragaudit._denials`; quantifiers: :mod:`ragaudit._scope`).
 
 :mod:`ragaudit.slots` reads the slots; this module decides whether two readings agree. Every
 comparison is bounded: at most :data:`MAX_SLOTS` slots of a claim, a fixed number of operands per
@@ -9,7 +9,6 @@ derivation, and a fixed number of clauses per window.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -20,9 +19,9 @@ from ragaudit._certainty import modality_clash as modality_clash
 from ragaudit._figure_context import same_things
 from ragaudit._figures import FigurePool, first, first_figures, leading, reach, within
 from ragaudit._figures import close as _close
-from ragaudit._slot_data import INSTRUMENTAL_VERBS, MONEY
-from ragaudit._text import stem
-from ragaudit.slots import MAX_CHARS, Date, Quantity, Slots, extract
+from ragaudit._mentions import words_around
+from ragaudit._slot_data import MONEY, WORKING_OUT
+from ragaudit.slots import Date, Quantity, Slots
 
 MAX_SLOTS = 64
 """Slots of one claim compared at most (a claim is a clause; more is an attack, not prose)."""
@@ -182,93 +181,6 @@ def quantity_supported(
     return _derivable(q.raw, q.approx, plain, (), ())
 
 
-_CLAUSE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+|\s(?=\d{1,2}\.\d{1,2}\s)")
-_VERBAL_DENIAL_RE = re.compile(
-    r"\b(?:do|does|did|need|must|will|shall|should|can|could|is|are|was|were)(?: not\b|n't)", re.I
-)
-"""A verb denied ("you do not need to claim"), not a thing ("no tiles", "not a substantial limit")."""
-_CONTRAST_RE = re.compile(r",\s(?=(?:while|whereas|but|except)\s)")
-
-
-def polarity_clash(claim: Slots, window_text: str, *, min_shared: int = 3) -> tuple[str, bool] | None:
-    """A predicate the claim asserts and a clause of the window denies, or the reverse.
-
-    Read clause by clause, each negation on the word it governs, so a denial elsewhere in a long
-    passage, or two denials of different things, neither hide nor invent a clash. The clause must
-    share ``min_shared`` words with the claim besides the predicate itself. Returns the predicate's
-    stem and whether the *source* is the side that denies it.
-    """
-    if claim.question:
-        return None
-    for sentence in _CLAUSE_RE.split(window_text[:MAX_CHARS])[:64]:
-        # Contrasted parts of a sentence ("… can be made, while essential amino acids cannot") speak of
-        # different things: only the parts sharing most with the claim are about it.
-        texts = _CONTRAST_RE.split(sentence)[:8]
-        parts = [extract(part) for part in texts]
-        most = max(len(claim.stems & theirs.stems) for theirs in parts)
-        for part, theirs in zip(texts, parts, strict=True):
-            shared = claim.stems & theirs.stems
-            # A short clause the claim restates whole ("…; you do not need to claim") is about it however few its words.
-            whole = (
-                len(shared) >= 2
-                and shared == theirs.stems
-                and not (theirs.quantifiers or claim.quantifiers)
-                and _VERBAL_DENIAL_RE.search(part) is not None
-            )
-            if (len(shared) < max(3, most) and not whole) or theirs.question:
-                continue
-
-            def enough(head: str, theirs: Slots = theirs, shared: set[str] = shared, whole: bool = whole) -> bool:
-                # Most of the clause, or ``min_shared`` words of it, besides the predicate.
-                rest = len(shared - {head})
-                return whole or (rest >= 2 and rest >= min(min_shared, math.ceil(0.5 * len(theirs.stems - {head}))))
-
-            # One side denies, the other holds no denial at all: "no outstanding recommendation" and
-            # "doesn't recommend" are two ways of saying one thing, not a clash.
-            # "Not required to tell" clashes only with "must tell", not with "may tell".
-            if not claim.negated_heads and not claim.negated:
-                for head in sorted(theirs.negated_heads - claim.nominal - claim.hypothetical):
-                    if head in claim.stems and enough(head) and (head not in theirs.denied_duties or claim.certain):
-                        return head, True
-            if not theirs.negated_heads and not theirs.negated:
-                for head in sorted(claim.negated_heads - theirs.nominal - theirs.hypothetical):
-                    if head in theirs.stems and enough(head) and (head not in claim.denied_duties or theirs.certain):
-                        return head, False
-    return None
-
-
-# "Do not use a lit match, alcohol or petroleum jelly to make …": the things up to the purpose.
-_PROHIBITION_RE = re.compile(
-    r"\W{0,3}(?:\d{1,2}[.)]\s{0,3})?(?:please\s)?(?:do not|don't|never)\s"
-    # An instruction names a deed: "Never had potato pizza before" tells, "Don't think of …" corrects.
-    r"(?!(?:had|has|was|were|been|did|think|worry|assume|believe|expect|forget|panic|feel|know|mistake|confuse)\b)"
-    r"(?![a-z]{1,20}[^e\W]ed\b)"
-    r"(?P<things>[^.;:]{1,200}?)(?:\s(?:to|as|because|since|so|which|unless|or else)\s|[.;:]|$)",
-    re.IGNORECASE,
-)
-_INSTRUMENTAL = frozenset(stem(w) for w in INSTRUMENTAL_VERBS)
-# "Do not give more than 20 mg in any 24-hour period" bounds an amount; it forbids nothing it names.
-_BOUND_RE = re.compile(
-    r"(?:[a-z]+\s){0,2}(?:(?:more|less|fewer|longer|later|earlier)\sthan|exceed|go\s(?:over|above|past))\b", re.I
-)
-
-
-def forbidden_things(claim: Slots, window_text: str) -> str | None:
-    """What a clause of the window forbids ("Do not use alcohol or petroleum jelly to …") and the claim
-    puts to use, whatever verb it uses; a denial in the claim's own condition ("if it won't come off")
-    denies nothing of them. Returns one of the things' stems."""
-    if claim.negated_heads or claim.question:
-        return None
-    for clause in _CLAUSE_RE.split(window_text[:MAX_CHARS])[:64]:
-        forbidden = _PROHIBITION_RE.match(clause)
-        if forbidden and _BOUND_RE.match(forbidden["things"]):
-            continue
-        shared = claim.stems & (extract(forbidden["things"]).stems - _INSTRUMENTAL) if forbidden else set()
-        if len(shared) >= 2:
-            return sorted(shared)[0]
-    return None
-
-
 def unsupported_figures(
     quantities: Sequence[Quantity],
     supported: Callable[[Quantity, list[Quantity]], bool],
@@ -374,6 +286,32 @@ def compare(
         if same_dim:
             kind = "date" if year else "number"
             found.append(Mismatch(kind, f"{_fmt(q)} where the source has {_fmt(same_dim[0])}"))
+    # A measure only worked out (no source states it) where the window's one figure of its kind that the claim
+    # leaves unstated is for the same thing: "barred for 10 days" (30 days / 3) against "a 14-day suspension".
+    # Sums of money and totals are worked out often and said to be; a length of time rarely.
+    flagged = {m.detail.split(" where")[0] for m in found}
+    derived = [
+        q
+        for q in claim_figures
+        if q.dimension not in (None, *MONEY)
+        and not q.frequency_word
+        and _fmt(q) not in flagged
+        and not quantity_supported(q, window.quantities, allow_derived=False)
+        and not quantity_supported(q, [*sources_pool, *given], allow_derived=False)
+    ]
+    if texts and len(derived) == 1 and few and not claim.aggregates and not WORKING_OUT & set(texts[0].lower().split()):
+        around = words_around(texts[0], derived[0].text, 3)
+        rivals = [
+            p
+            for p in window.quantities
+            if not stating.get(id(p))
+            and p.dimension == derived[0].dimension
+            and not p.frequency_word
+            and not in_date(p, window.dates)
+            and around & words_around(texts[1], p.text, 3)
+        ]
+        if len(rivals) == 1:
+            found.append(Mismatch("number", f"{_fmt(derived[0])} where the source has {_fmt(rivals[0])}"))
     # A date worked out from one the window states ("one month after 10 September") is no slip of it.
     lengths = [*window.quantities, *claim.quantities, *given]
     found += date_slips([d for d in claim.dates if not date_derived(d, window.dates, lengths)], window.dates)

@@ -78,7 +78,9 @@ def extract(text: str) -> Slots:
     slots.stems = {stem(w) for w in words if w not in STOPWORDS and w not in LIGHT_WORDS}
     slots.unknown = any(p in lowered for p in lex.UNKNOWN_PHRASES)
     slots.aggregates = any(w in lex.AGGREGATION for w in words)
-    slots.hedge_word = any(w in lex.HEDGES for w in words)
+    # "May" written with a capital inside a sentence is the month ("starts in May"), not a hedge.
+    month = [t[1] == "May" and text[max(0, t[2] - 20) : t[2]].rstrip()[-1:] not in ("", *'.!?:;"“(') for t in tokens]
+    slots.hedge_word = any(t[1].lower() in lex.HEDGES and not m for t, m in zip(tokens, month, strict=True))
     slots.hedged = slots.hedge_word or "up to" in lowered
     slots.certain = any(w in lex.CERTAIN for w in words)
     plain = lowered

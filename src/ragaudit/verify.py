@@ -29,14 +29,17 @@ import numpy as np
 from ragaudit._budget import EmbeddingBudget
 from ragaudit._calendar import date_derived, in_date, same_date, unstated_dates
 from ragaudit._certainty import (
+    cites_reason,
     closest_clause,
     concludes,
     hedges_what_is_stated,
     keeps_hedge,
     plain_statement,
     sides_told,
+    tells_link,
     withheld_cause,
 )
+from ragaudit._denials import forbidden_things, polarity_clash
 from ragaudit._figure_context import about_the_same_figure
 from ragaudit._figures import FigurePool, itemised_total
 from ragaudit._mentions import counts_list, novel_literals, novel_name, refers_back
@@ -52,9 +55,7 @@ from ragaudit.matching import (
     Mismatch,
     compare,
     date_slips,
-    forbidden_things,
     modality_clash,
-    polarity_clash,
     quantity_supported,
     unsupported_figures,
     worked_from_earlier,
@@ -255,11 +256,14 @@ class Verifier:
                 )
         # Each coordinated clause of the claim denies or states on its own ("short scripts can run
         # slower, and the JIT doesn't yet run on 32-bit": the denial is the JIT's, not the scripts').
-        parts = [extract(p) for p in _COORDINATED_RE.split(alignment.claim.text) if len(p.split()) >= 4] or [claim]
+        text = alignment.claim.text
+        parts = [(p, claim if p == text else extract(p)) for p in _COORDINATED_RE.split(text) if len(p.split()) >= 4]
+        parts = parts or [(text, claim)]
         # Things an instruction forbids are named as such: the closest windows count, however far
         # in meaning a ban sits from advice to use them.
         for window in dict.fromkeys([*windows[:2], *about[:4]]) if self.detectors else ():
-            clash = next((c for part in parts if window in about and (c := polarity_clash(part, window.text))), None)
+            clashes = (polarity_clash(slots, window.text, claim_text=t) for t, slots in parts if window in about)
+            clash = next((c for c in clashes if c), None)
             banned = None if clash else forbidden_things(claim, window.text)
             if clash:
                 side = "negates" if clash[1] else "states"
@@ -349,8 +353,9 @@ class Verifier:
             self.detectors
             and claim.causal
             and not claim.hedged
+            and not cites_reason(alignment.claim.text)
             and max(w.word_coverage for w in windows) < 0.75
-            and not any(extract(w.text).causal for w in [*about[:3], *windows[:2]])
+            and not any(tells_link(alignment.claim.text, w.text) for w in [*about[:3], *windows[:2]])
             and not any(sides_told(alignment.claim.text, w.text) for w in [*about[:3], *windows[:2]])
         ):
             return PairResult(

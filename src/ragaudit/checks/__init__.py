@@ -21,8 +21,9 @@ from ragaudit.align import Alignment, SourceIndex
 from ragaudit.checks._abstention import check_abstention
 from ragaudit.checks._citations import check_citations
 from ragaudit.checks._conflicts import find_source_conflicts
+from ragaudit.checks._inference import is_inferable
 from ragaudit.checks._support import ClaimEvidence, claim_evidence
-from ragaudit.checks._synthesis import find_synthesis_error, is_inferable
+from ragaudit.checks._synthesis import find_synthesis_error
 from ragaudit.models import AbstentionCheck, AuditRequest, ClaimResult, ClaimStatus, Evidence, SourceConflict
 from ragaudit.segment import Segmentation
 
@@ -96,6 +97,12 @@ def _sentence_start(answer: str, position: int) -> int:
     return cut + 2 if cut >= 0 else floor
 
 
+_WORDS_DECIDED = frozenset(
+    f"detector:{signal}" for signal in ("negation", "modality", "quantifier", "role", "name", "causal")
+)
+"""Detectors that contradict a claim by its words, not its figures."""
+
+
 def _apply_synthesis(
     claim: ClaimResult, alignment: Alignment, evidence: ClaimEvidence, index: SourceIndex, answer: str
 ) -> ClaimResult:
@@ -115,6 +122,10 @@ def _apply_synthesis(
             involved_sources=synthesis.sources,
             evidence=synthesis.evidence,
         )
+    # A contradiction of the claim's words (a denial, a swapped role) stands, whatever its figures ("within two
+    # weeks" for "14 days").
+    if claim.status == "contradicted" and claim.decided_by in _WORDS_DECIDED:
+        return claim
     if claim.status in ("unsupported", "partially_supported", "contradicted") and is_inferable(alignment, index):
         # A figure that differs from every stated one but follows from them by arithmetic
         # is an unstated inference, not a contradiction.

@@ -1,4 +1,4 @@
-"""Synthesis errors (true parts combined falsely) and inferable claims (derivable, not stated)."""
+"""Synthesis errors: true parts combined falsely (an attribute of one row, item or subject given to another)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,10 @@ import re
 from dataclasses import dataclass
 
 from ragaudit._text import LIGHT_WORDS, STOPWORDS, analyze
-from ragaudit.align import Alignment, SourceIndex, Unit
+from ragaudit.align import SourceIndex, Unit
 from ragaudit.checks._conflicts import Value, same, values
 from ragaudit.models import Evidence, EvidenceRelation
 from ragaudit.slots import extract
-
-_MAX_NUMBERS = 60
-"""Arithmetic inference looks at pairs of at most this many source numbers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,14 +153,18 @@ def find_synthesis_error(claim_text: str, context: str, offset: int, index: Sour
     if cell is not None:
         return cell
     names = _mentions(context, plain_texts)
-    row = _row_named(context, recs)
-    if not names and row is None:
+    rows = _rows_named(context, recs)
+    if not names and not rows:
         return None
 
     def subject_at(position: int) -> int | None:
         before = [n for p, n in names if p < position]
         if not before:
-            return row[0] if row is not None and row[1] <= position else None
+            # One row named, or by codes only, the one named last before the value ("Flat 5C … is free from
+            # 1 May. 7B is let": 5C's); rows named by their words are too loosely named to tell apart.
+            named = [r for r in rows if r[1] <= position] if len(rows) == 1 or all(r[2] for r in rows) else []
+            latest = [r for r in named if r[1] == max(r[1] for r in named)]
+            return latest[0][0] if len(latest) == 1 else None
         holders = plain_texts.holding(before[-1], most=2)
         return holders[0] if len(holders) == 1 else None
 
@@ -212,19 +213,32 @@ def find_synthesis_error(claim_text: str, context: str, offset: int, index: Sour
     return _prose_error(claim_text, context, offset, index, unit_texts)
 
 
-def _row_named(context: str, recs: list[Record]) -> tuple[int, int] | None:
-    """The one table row whose first cell the context names word for word ("the engine fire extinguisher
-    bottles" for the row "| Engine fire extinguisher bottle | …"): a subject written without capitals,
-    and where its name is complete in the context (a figure before it is not the row's)."""
+def _rows_named(context: str, recs: list[Record]) -> list[tuple[int, int, bool]]:
+    """The table rows the context names, each with where its name is complete in the context (a figure before it
+    is not the row's) and whether a code named it: by its first cell word for word ("the engine fire extinguisher bottles" for the row
+    "| Engine fire extinguisher bottle | …"), by a code in it ("Flat 5C" for "| 5C | …"), or, after a code or
+    number, by most words of the next cell ("parts and accessories" for "| 8714 | Parts and accessories of cycles |")."""
     ends: dict[str, int] = {}
     for t in analyze(context):
         ends.setdefault(t.key, t.end)
-    named = [
-        (i, max(ends[k] for k in first))
-        for i, r in enumerate(recs)
-        if r.text.lstrip().startswith("|") and len(first := _cell_keys(_cells(r.text)[0])) >= 2 and first <= ends.keys()
-    ]
-    return named[0] if len(named) == 1 else None
+    named: list[tuple[int, int, bool]] = []
+    for i, r in enumerate(recs):
+        cells = _cells(r.text) if r.text.lstrip().startswith("|") else []
+        first = _cell_keys(cells[0]) if cells else set()
+        code = _CODE_RE.fullmatch(cells[0]) if cells else None
+        words = _cell_keys(cells[1]) - STOPWORDS if len(cells) > 1 and (code or cells[0].isdigit()) else set()
+        label = words & ends.keys()
+        if code and (m := re.search(rf"(?<![\w-]){re.escape(cells[0])}(?![\w-])", context, re.IGNORECASE)):
+            named.append((i, m.end(), True))
+        elif not code and len(first) >= 2 and first <= ends.keys():
+            named.append((i, max(ends[k] for k in first), False))
+        elif len(label) >= 2 and 3 * len(label) >= 2 * len(words):
+            named.append((i, max(ends[k] for k in label), False))
+    return named
+
+
+_CODE_RE = re.compile(r"(?=[A-Za-z-]{0,6}\d)(?=\d{0,6}[A-Za-z])[A-Za-z\d-]{2,8}")
+"""A row's code of letters and digits ("5C", "B12", "LX-7"), which names the row wherever it is written."""
 
 
 def _cells(text: str) -> list[str]:
@@ -411,38 +425,3 @@ def _error(attribute: str, own: Record, other: Record, index: SourceIndex) -> Sy
         sources=sorted({own.source_id, other.source_id}),
         evidence=[_evidence(other.units[0], "related"), _evidence(own.units[0], "contradicts")],
     )
-
-
-def _close(x: float, y: float) -> bool:
-    return abs(x - y) <= max(0.005 * abs(y), 0.01) or round(x) == y or round(x, 1) == y
-
-
-def is_inferable(alignment: Alignment, index: SourceIndex) -> bool:
-    """True when every number the sources lack follows by arithmetic from two source numbers.
-
-    >>> from ragaudit.align import build_index, align
-    >>> from ragaudit.models import Claim, Source
-    >>> idx = build_index([Source(id="1", text="Sales were 40 units in May and 60 units in June.")])
-    >>> is_inferable(align(Claim(id="c1", text="Sales totalled 100 units.", start=0, end=25, type="quantitative"), idx), idx)
-    True
-    """
-    novel = [k for k in alignment.keys if k.startswith("#") and k not in index.numbers]
-    # Years are not computed from other figures; a changed year is a wrong year.
-    if not novel or any(k[1:].isdecimal() and 1500 <= int(k[1:]) <= 2100 for k in novel):
-        return False
-    # Only figures of the evidence the claim aligns to (the same topic) may be combined.
-    evidence_numbers = set().union(*(u.numbers for u in alignment.best)) if alignment.best else set()
-    known = sorted({float(k[1:]) for k in evidence_numbers if k.startswith("#")})[:_MAX_NUMBERS]
-    for key in novel:
-        target = float(key[1:])
-        derived = False
-        for a, b in itertools.permutations(known, 2):
-            candidates = [a + b, a - b, a * b]
-            if b:
-                candidates += [a / b, 100 * a / b, 100 * (a - b) / b]
-            if any(_close(c, target) for c in candidates):
-                derived = True
-                break
-        if not derived:
-            return False
-    return True

@@ -1,0 +1,120 @@
+"""Denials: a predicate one side denies and the other asserts, read clause by clause, and the things an
+instruction forbids ("do not use a lit match, alcohol or petroleum jelly")."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from ragaudit._polarity import denied_proposition, kinds_asserted, predicate_kind
+from ragaudit._slot_data import INSTRUMENTAL_VERBS
+from ragaudit._text import stem
+from ragaudit.slots import MAX_CHARS, Slots, extract
+
+_CLAUSE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+|\s(?=\d{1,2}\.\d{1,2}\s)")
+_VERBAL_DENIAL_RE = re.compile(
+    r"\b(?:do|does|did|need|must|will|shall|should|can|could|is|are|was|were)(?: not\b|n't)", re.I
+)
+"""A verb denied ("you do not need to claim"), not a thing ("no tiles", "not a substantial limit")."""
+_CONTRAST_RE = re.compile(r",\s(?=(?:while|whereas|but|except)\s)")
+
+
+def polarity_clash(
+    claim: Slots, window_text: str, *, min_shared: int = 3, claim_text: str = ""
+) -> tuple[str, bool] | None:
+    """A predicate the claim asserts and a clause of the window denies, or the reverse.
+
+    Read clause by clause, each negation on the word it governs, so a denial elsewhere in a long
+    passage, or two denials of different things, neither hide nor invent a clash. The clause must
+    share ``min_shared`` words with the claim besides the predicate itself. Returns the predicate's
+    stem and whether the *source* is the side that denies it. With ``claim_text``, a denied predicate
+    the claim states in other words of its kind clashes when the claim holds every other word of what is
+    denied ("the £25 joining fee is not refundable" against "you get back … the £25 joining fee").
+    """
+    if claim.question:
+        return None
+    asserted = kinds_asserted(claim_text) if claim_text and not (claim.negated_heads or claim.negated) else frozenset()
+    for sentence in _CLAUSE_RE.split(window_text[:MAX_CHARS])[:64]:
+        # Contrasted parts of a sentence ("… can be made, while essential amino acids cannot") speak of
+        # different things: only the parts sharing most with the claim are about it.
+        texts = _CONTRAST_RE.split(sentence)[:8]
+        parts = [extract(part) for part in texts]
+        most = max(len(claim.stems & theirs.stems) for theirs in parts)
+        for part, theirs in zip(texts, parts, strict=True):
+            shared = claim.stems & theirs.stems
+            # A short clause the claim restates whole ("…; you do not need to claim") is about it however few its words.
+            whole = (
+                len(shared) >= 2
+                and shared == theirs.stems
+                and not (theirs.quantifiers or claim.quantifiers)
+                and _VERBAL_DENIAL_RE.search(part) is not None
+            )
+            # A denial the claim restates in other words ("… along with the £25 joining fee") is about it, though
+            # a condition follows it ("not required in scissor lifts, unless …").
+            denied = extract(denied_proposition(part)) if asserted else None
+            restated = bool(denied and denied.negated_heads) and len(shared) >= 2
+            if (len(shared) < max(3, most) and not whole and not restated) or theirs.question:
+                continue
+
+            def enough(head: str, theirs: Slots = theirs, shared: set[str] = shared, whole: bool = whole) -> bool:
+                # Most of the clause, or ``min_shared`` words of it, besides the predicate.
+                rest = len(shared - {head})
+                return whole or (rest >= 2 and rest >= min(min_shared, math.ceil(0.5 * len(theirs.stems - {head}))))
+
+            # One side denies, the other holds no denial at all: "no outstanding recommendation" and
+            # "doesn't recommend" are two ways of saying one thing, not a clash.
+            # "Not required to tell" clashes only with "must tell", not with "may tell".
+            if not claim.negated_heads and not claim.negated:
+                for head in sorted(theirs.negated_heads - claim.nominal - claim.hypothetical):
+                    if head in claim.stems and enough(head) and (head not in theirs.denied_duties or claim.certain):
+                        return head, True
+            reworded = _denied_in_other_words(denied, claim, asserted) if denied else None
+            if reworded:
+                return reworded, True
+            if not theirs.negated_heads and not theirs.negated:
+                for head in sorted(claim.negated_heads - theirs.nominal - theirs.hypothetical):
+                    if head in theirs.stems and enough(head) and (head not in claim.denied_duties or theirs.certain):
+                        return head, False
+    return None
+
+
+def _denied_in_other_words(denied: Slots, claim: Slots, asserted: frozenset[str]) -> str | None:
+    """The predicate ``denied`` denies that the claim asserts in another word of its kind, holding every other
+    word of what is denied ("not refundable" against "you get … back")."""
+    for head in sorted(denied.negated_heads):
+        rest = denied.stems - {head}
+        if predicate_kind(head) in asserted and len(rest) >= 2 and rest <= claim.stems:
+            return head
+    return None
+
+
+# "Do not use a lit match, alcohol or petroleum jelly to make …": the things up to the purpose.
+_PROHIBITION_RE = re.compile(
+    r"\W{0,3}(?:\d{1,2}[.)]\s{0,3})?(?:please\s)?(?:do not|don't|never)\s"
+    # An instruction names a deed: "Never had potato pizza before" tells, "Don't think of …" corrects.
+    r"(?!(?:had|has|was|were|been|did|think|worry|assume|believe|expect|forget|panic|feel|know|mistake|confuse)\b)"
+    r"(?![a-z]{1,20}[^e\W]ed\b)"
+    r"(?P<things>[^.;:]{1,200}?)(?:\s(?:to|as|because|since|so|which|unless|or else)\s|[.;:]|$)",
+    re.IGNORECASE,
+)
+_INSTRUMENTAL = frozenset(stem(w) for w in INSTRUMENTAL_VERBS)
+# "Do not give more than 20 mg in any 24-hour period" bounds an amount; it forbids nothing it names.
+_BOUND_RE = re.compile(
+    r"(?:[a-z]+\s){0,2}(?:(?:more|less|fewer|longer|later|earlier)\sthan|exceed|go\s(?:over|above|past))\b", re.I
+)
+
+
+def forbidden_things(claim: Slots, window_text: str) -> str | None:
+    """What a clause of the window forbids ("Do not use alcohol or petroleum jelly to …") and the claim
+    puts to use, whatever verb it uses; a denial in the claim's own condition ("if it won't come off")
+    denies nothing of them. Returns one of the things' stems."""
+    if claim.negated_heads or claim.question:
+        return None
+    for clause in _CLAUSE_RE.split(window_text[:MAX_CHARS])[:64]:
+        forbidden = _PROHIBITION_RE.match(clause)
+        if forbidden and _BOUND_RE.match(forbidden["things"]):
+            continue
+        shared = claim.stems & (extract(forbidden["things"]).stems - _INSTRUMENTAL) if forbidden else set()
+        if len(shared) >= 2:
+            return sorted(shared)[0]
+    return None
