@@ -279,7 +279,15 @@ def test_a_claim_about_what_cannot_be_done_stays_a_claim() -> None:
         assert [c.text for c in segment(answer).claims] == [answer]
 
 
-@pytest.mark.parametrize("note", ["The documents don't agree on this.", "The two guides set different limits."])
+@pytest.mark.parametrize(
+    "note",
+    [
+        "The documents don't agree on this.",
+        "The two guides set different limits.",
+        "The two timetables don't quite match.",
+        "The figures don't tally.",
+    ],
+)
 def test_sources_that_do_not_agree_make_a_conflict_note(note: str) -> None:
     answer = f"{note} The schedule caps light at 50 lux."
     result = segment(answer)

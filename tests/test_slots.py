@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from ragaudit import _slot_data as lex
 from ragaudit._blanks import compact
 from ragaudit._calendar import date_derived
-from ragaudit._certainty import asserts_effect, closest_clause, concludes, disclaims_cause
+from ragaudit._certainty import asserts_effect, closest_clause, concludes, disclaims_cause, hedged_parts
 from ragaudit._denials import forbidden_things, polarity_clash
 from ragaudit._roles import bindings, name_swap, role_swap
 from ragaudit._scope import quantifiers_clash, restricted, table_exception
@@ -763,3 +763,43 @@ def test_numbers_that_name_things_are_labels_not_operands() -> None:
 )
 def test_the_month_may_hedges_nothing(text: str, hedged: bool) -> None:
     assert extract(text).hedged is hedged
+
+
+@pytest.mark.parametrize(
+    ("text", "counted"),
+    [
+        ("Take one tablet once a day.", True),
+        ("The boiler is serviced once every two years.", True),
+        ("Once granted, the permit lasts five years.", False),
+        ("Once an offer comes through, accept it online.", False),
+        ("Pay the deposit at once.", False),
+    ],
+)
+def test_once_counts_occasions_only_before_a_time(text: str, counted: bool) -> None:
+    assert any(q.text.lower().startswith("once") for q in extract(text).quantities) is counted
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "held"),
+    [
+        ("Spray at 2,000 to 3,000 parts per million.", "Apply a 0.2-0.3% solution.", True),
+        ("Spray at 2,000 to 3,000 parts per million.", "Apply a 2-3% solution.", False),
+        ("A chest scan gives 4 to 7 millisieverts.", "A chest scan gives 4-7 mSv.", True),
+        ("A chest scan gives 4 to 7 millisieverts.", "A chest scan gives 4-7 µSv.", False),
+    ],
+)
+def test_a_range_shares_the_unit_written_after_it(claim: str, source: str, held: bool) -> None:
+    assert supported(claim, source) is held
+
+
+def test_half_is_fifty_per_cent() -> None:
+    assert supported("The grant covers half of the equipment.", "Equipment is funded at 50%.")
+    assert not supported("The grant covers a quarter of the equipment.", "Equipment is funded at 50%.")
+
+
+@pytest.mark.parametrize(
+    ("source", "hedged"),
+    [("Walkers may have a packed lunch at the summit hut.", False), ("The path may have been rerouted.", True)],
+)
+def test_may_have_something_is_a_permission_not_a_hedge(source: str, hedged: bool) -> None:
+    assert bool(list(hedged_parts(source))) is hedged

@@ -575,3 +575,59 @@ def test_the_day_of_a_date_states_no_measure() -> None:
     claim = "Ashby Community Hall hands out bottled water from 8 am to 8 pm daily"
     assert ragaudit.audit(f"{claim}.", [source]).label == "faithful"
     assert ragaudit.audit(f"{claim}, up to six litres per household.", [source]).label == "hallucinated"
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        # The answer's own reasoning from a stated rule: a consequence for the reader, and its reason.
+        (
+            "Your annual boiler check won't cost anything extra, because the Plus cover already includes one.",
+            "faithful",
+        ),
+        ("Joining after 1 May wouldn't lower the fee, since late members still pay the full season rate.", "faithful"),
+        # A link between two events no source links is still a causal claim to check.
+        ("The rise in complaints was caused by the switch to the new booking system.", "hallucinated"),
+    ],
+)
+def test_a_consequence_the_answer_reasons_from_a_rule_is_no_causal_claim(answer: str, label: str) -> None:
+    sources = [
+        "Plus cover: one annual boiler service, parts and labour for repairs, and a 24-hour helpline.",
+        "Membership runs April to March. The season rate is £80; members who join after 1 May pay the full rate.",
+        "Complaints rose from 40 to 65 a month in 2025.",
+        "The club moved to a new booking system in March 2025.",
+    ]
+    assert ragaudit.audit(answer, sources).label == label
+
+
+@pytest.mark.parametrize(
+    ("split", "label"),
+    [
+        ("95 minutes of play plus a 15-minute break", "faithful"),
+        ("85 minutes of play plus a 15-minute break", "hallucinated"),
+    ],
+)
+def test_a_stated_length_split_into_the_answers_parts(split: str, label: str) -> None:
+    source = "Running time: 1 hour 50 minutes, including a 15-minute break. Doors open at 18:45."
+    assert ragaudit.audit(f"The show lasts {split}.", [source]).label == label
+
+
+def test_an_acronym_of_words_a_source_writes_names_that_source() -> None:
+    sources = [
+        "Orla Gym — Frequently asked questions. Can I freeze my membership? Yes, for up to two months a year.",
+        "Orla Gym — Terms. Memberships may be frozen once a year for up to one month.",
+    ]
+    answer = "The terms allow one month a year, but the FAQ says up to two months."
+    assert not any("FAQ" in c.explanation for c in ragaudit.audit(answer, sources).claims)
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        ("Buying at the ticket desk avoids the £3 card fee.", "faithful"),
+        ("Buying online avoids the £3 card fee.", "hallucinated"),
+    ],
+)
+def test_avoiding_a_fee_is_a_negation(answer: str, label: str) -> None:
+    source = "A £3 card fee applies to online orders; there is no fee at the ticket desk."
+    assert ragaudit.audit(answer, [source]).label == label

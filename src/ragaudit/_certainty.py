@@ -85,6 +85,7 @@ def _governed(words: list[str], k: int) -> str:
     return next((stem(x) for x in words[k + 1 : k + 4] if x not in STOPWORDS), "")
 
 
+_HAVING_RE = re.compile(r"(?<=\bhave)\s+(?:a|an|the|some|up|one|two|your|their|his|her|its|\d)\b", re.IGNORECASE)
 _AS_HEDGED_RE = re.compile(r"\bas\s+(?:(?:the|a|an)\s+)?(?:most\s+)?$", re.IGNORECASE)
 
 
@@ -99,6 +100,8 @@ def hedged_parts(clause: str) -> Iterator[tuple[str, str, str]]:
     for part in _PART_RE.split(clause)[:8]:
         state = _STATE_RE.search(part)
         m = state or _EPISTEMIC_RE.search(part)
+        if m and not state and _HAVING_RE.match(part, m.end()):
+            m = None  # "you may have a light meal": a permission to have something, not "may have been"
         # "anyone who may have known him": a hedge on whoever it may be, not on a fact.
         if m and not _INDEFINITE_RE.search(part[max(0, m.start() - 30) : m.start()]):
             # "identified the pâté *as the most likely* vehicle": the hedge covers what it names too.
@@ -231,6 +234,23 @@ def sides_told(claim_text: str, window_text: str, share: float = 0.6) -> bool:
     theirs = extract(window_text).stems
     parts = [extract(side).stems for side in sides]
     return all(part and len(part & theirs) >= share * len(part) for part in parts)
+
+
+_REASON_CUE_RE = re.compile(r"\b(?:because|since|thanks\s++to|owing\s++to)\b", re.IGNORECASE)
+_CONSEQUENCE_RE = re.compile(
+    r"\b(?:won't|wouldn't|would|will\s++not|can't|cannot|don't|doesn't|aren't|isn't|needn't|free)\b", re.IGNORECASE
+)
+
+
+def reasons_from_rule(claim_text: str) -> bool:
+    """Whether the claim gives its own reasoning: a consequence for the reader ("won't cost anything extra",
+    "it would be safer …") justified by a fact ("because Silver already includes two of each"). That link is the
+    answer's inference from a rule, which the claim's other words check, not a causal link between two events
+    that a source would have to state ("the rise was caused by …")."""
+    sides = causal_sides(claim_text)
+    return (
+        sides is not None and _REASON_CUE_RE.search(claim_text) is not None and bool(_CONSEQUENCE_RE.search(sides[0]))
+    )
 
 
 _CITED_REASON_RE = re.compile(

@@ -76,7 +76,7 @@ class FigurePool(list[Quantity]):
         self._by_value = {d: _Sorted(pairs) for d, pairs in dims.items()}
         self._by_raw = _Sorted([(p.raw, p) for p in self])
         self._plain_by_raw = _Sorted([(p.raw, p) for p in self if p.dimension is None])
-        self.percents = [p.raw for p in self if p.dimension == "percent"][:12]
+        self.percents = [p.value for p in self if p.dimension == "percent"][:12]
         """The first percentages (a derivation's rates start from these)."""
         self.plain = [p.raw for p in self if p.dimension is None and not p.label][:12]
         """The first plain figures (counts derived from these)."""
@@ -108,7 +108,7 @@ def leading(pool: Sequence[Quantity]) -> tuple[list[float], list[float]]:
     """The first twelve percentages and plain figures of ``pool`` (kept by a :class:`FigurePool`)."""
     if isinstance(pool, FigurePool):
         return pool.percents, pool.plain
-    return first(p.raw for p in pool if p.dimension == "percent"), first(
+    return first(p.value for p in pool if p.dimension == "percent"), first(
         p.raw for p in pool if p.dimension is None and not p.label
     )
 

@@ -90,8 +90,18 @@ def novel_name(name: str, written: str, all_text: str, index: SourceIndex) -> bo
                 if " " in n
             }
             index.__dict__["_initials"] = initials
-        return acronym not in initials
+        return acronym not in initials and not _spelled_out(acronym, all_text)
     return True
+
+
+def _spelled_out(acronym: str, text: str) -> bool:
+    r"""Whether ``text`` writes the words an acronym stands for, in any case ("FAQ" for "Frequently asked
+    questions"): each letter starts one word, the words next to each other (linear: ``\w`` and the gaps
+    between words never overlap)."""
+    if not 2 <= len(acronym) <= 6 or not acronym.isalpha():
+        return False
+    pattern = r"[\s-]+".join(rf"{re.escape(letter)}\w*" for letter in acronym)
+    return re.search(rf"\b{pattern}\b", text, re.IGNORECASE) is not None
 
 
 # Up to five words, then a colon: "two reasons: …", "three kinds of argument are accepted: …".

@@ -66,7 +66,7 @@ def _roots(text: str, names: frozenset[str]) -> frozenset[str]:
     return frozenset(out)
 
 
-def _mentions(clause: str, forms: dict[str, str], order: list[str]) -> list[tuple[int, int, str]]:
+def mentions(clause: str, forms: dict[str, str], order: list[str]) -> list[tuple[int, int, str]]:
     """(start, end, party) of each written name of ``forms`` (as written → party) in ``clause``, longest first
     (``order``: the names of a party, longest first)."""
     found: list[tuple[int, int, str]] = []
@@ -153,7 +153,7 @@ def party_forms(claim: str, sources: tuple[str, ...]) -> dict[str, str]:
 
 
 @lru_cache(maxsize=512)  # a request's sources, each cut to MAX_CHARS: split once, not once per claim
-def _clauses(text: str) -> tuple[str, ...]:
+def clauses(text: str) -> tuple[str, ...]:
     """The clauses of ``text`` whose words are read for roles."""
     return tuple(_CLAUSE_RE.split(text[:MAX_CHARS])[:MAX_CLAUSES])
 
@@ -175,10 +175,10 @@ def bindings(
     roles: dict[str, set[str]] = {}
     nouns: dict[str, set[str]] = {}
     related: dict[str, set[str]] = {}
-    for clause in _clauses(text):
+    for clause in clauses(text):
         if only and not any(f in clause for f in only):
             continue
-        every = [m for m in _mentions(clause, forms, order) if clause[m[1] : m[1] + 2] not in ("'s", "’s")]
+        every = [m for m in mentions(clause, forms, order) if clause[m[1] : m[1] + 2] not in ("'s", "’s")]
         # A name after "at", "of", "in" … ("a degree at N", "wheat with good N") only places the
         # words around it: it binds none and leaves its neighbours' words to them.
         placed: set[tuple[int, int, str]] = set()

@@ -52,8 +52,8 @@ ABSTENTION_RE = re.compile(
 CONFLICT_NOTE_RE = re.compile(
     r"""\b(?:sources?|documents?|pages?|documentation|passages?|two|both|they|these|figures|accounts|reports?|
            readme|reference|calendar|letter|handbook|policy|notice)\b[^.]{0,50}?
-        \b(?:disagree|differ|(?:don't|do\ not|doesn't|does\ not)\ agree|conflict|contradict|inconsistent|(?:isn't|aren't|not)\ consistent|don't\ match|
-           doesn't\ match|(?:give|say|state|set)\ different|different\ (?:figures|answers|dates|
+        \b(?:disagree|differ|conflict|contradict|inconsistent|(?:isn't|aren't|not)\ consistent|
+           (?:don't|do\ not|doesn't|does\ not)\ (?:quite\ |entirely\ |fully\ |exactly\ |completely\ )?(?:agree|match|tally)|(?:give|say|state|set)\ different|different\ (?:figures|answers|dates|
            numbers|values|penalties|amounts|limits|deadlines|times))
       | \b(?:differs?|disagrees?|varies|vary|conflicts?)\ (?:between|across|among)\ (?:the\ )?(?:two\ |three\ |both\ )?
            (?:sources|documents|pages|passages|reports|guides|accounts)\b

@@ -131,6 +131,9 @@ def quantity_supported(
         and any(t // 60 in (q.raw, q.raw + 12) for t in times)
     ):
         return True  # "at 11" for 11:00
+    percents = pool.percents if isinstance(pool, FigurePool) else [p.value for p in pool if p.dimension == "percent"]
+    if q.dimension is None and 0 < q.raw < 1 and any(_close(100 * q.raw, v, q.approx) for v in percents):
+        return True  # "half its cost" for "funded at 50%"
     # A pool indexed by value gives only the figures near ``q``: the same answer without the scan.
     for p in pool.candidates(q) if isinstance(pool, FigurePool) else pool:
         if q.dimension == "time" and p.dimension == "time" and abs(q.value - p.value) <= 0.025 * p.value:
@@ -276,7 +279,7 @@ def compare(
         same_dim = [p for p in stated if p.dimension == q.dimension and _year_like(p) == year]
         # The same number in another unit: "51.2 mph" where the source has "51.2 km/h".
         other = [p for p in stated if p.raw == q.raw and p.dimension and p.dimension != q.dimension]
-        other += [p for p in same_dim if p.raw == q.raw and p.text != q.text]
+        other += [p for p in same_dim if p.raw == q.raw and p.raw and not math.isclose(p.value, q.value)]
         if q.dimension and other:
             found.append(Mismatch("unit", f"'{_fmt(q)}' in another unit than the source's '{_fmt(other[0])}'"))
             continue
@@ -310,6 +313,10 @@ def compare(
             and not in_date(p, window.dates)
             and around & words_around(texts[1], p.text, 3)
         ]
+        # The passage's figure split into the claim's parts ("two hours of performance plus a 20-minute interval"
+        # for "2 hours 20 minutes including the interval") is stated, not slipped.
+        parts = [o.value for o in claim_figures if o is not derived[0] and o.dimension == derived[0].dimension]
+        rivals = [p for p in rivals if not any(math.isclose(derived[0].value + o, p.value) for o in parts)]
         if len(rivals) == 1:
             found.append(Mismatch("number", f"{_fmt(derived[0])} where the source has {_fmt(rivals[0])}"))
     # A date worked out from one the window states ("one month after 10 September") is no slip of it.

@@ -9,7 +9,6 @@ them into verdicts. Every pattern here is linear-time (no nested or overlapping 
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import replace
 
@@ -17,6 +16,7 @@ from ragaudit import _blanks as blanks
 from ragaudit import _slot_data as lex
 from ragaudit._dates import read_date
 from ragaudit._labels import names_something, numbers_clause
+from ragaudit._number_words import counts_times, join_durations, number_value, share_range_units, word_number
 from ragaudit._polarity import read_polarity
 from ragaudit._slot_data import Date, Quantity, Slots
 from ragaudit._text import LIGHT_WORDS, STOPWORDS, stem
@@ -36,26 +36,6 @@ _TOKEN_RE = re.compile(
     r"|(?P<sym>[%£$€~°/²±])",
     re.IGNORECASE,
 )
-
-
-def _number_value(token: str) -> float | None:
-    clean = token.lstrip("£$€").replace(",", "")
-    try:
-        value = float(clean)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) and len(clean) <= 20 else None
-
-
-def _word_number(word: str) -> float | None:
-    lower = word.lower()
-    if lower in lex.WORD_NUMBERS:
-        return float(lex.WORD_NUMBERS[lower])
-    if "-" in lower:
-        parts = lower.split("-")
-        if all(p in lex.WORD_NUMBERS for p in parts) and len(parts) == 2:
-            return float(lex.WORD_NUMBERS[parts[0]] + lex.WORD_NUMBERS[parts[1]])
-    return None
 
 
 MAX_CHARS = 20_000
@@ -92,9 +72,15 @@ def extract(text: str) -> Slots:
     slots.question = text.rstrip().endswith("?")
     _read_names(text, tokens, slots)
     _read_numbers(tokens, slots)
-    slots.quantities = _join_durations(
+    slots.quantities = share_range_units(
         text,
-        [replace(q, text=text[q.start : q.end], label=q.label or numbers_clause(text, q)) for q in slots.quantities],
+        join_durations(
+            text,
+            [
+                replace(q, text=text[q.start : q.end], label=q.label or numbers_clause(text, q))
+                for q in slots.quantities
+            ],
+        ),
     )
     return slots
 
@@ -102,40 +88,6 @@ def extract(text: str) -> Slots:
 def _tokens(text: str) -> list[tuple[str, str, int, int]]:
     """(kind, text, start, end) of each token; runs of spaces (a source's blanked passages) skipped."""
     return [(m.lastgroup or "", m.group(), m.start(), m.end()) for m in blanks.finditer(_TOKEN_RE, text)]
-
-
-_JOINER_RE = re.compile(r"[\s,]{0,3}(?:and\s{1,3})?")
-_PLUS_MINUS_RE = re.compile(r"\s{0,3}(?:±|\+/-|\+-|plus or minus)\s{0,3}")
-
-
-def _join_durations(text: str, quantities: list[Quantity]) -> list[Quantity]:
-    """One length of time from its parts ("two hours, seven minutes and 45 seconds" is 2:07:45); the bounds
-    of a tolerance too ("45% ± 2" states 43% and 47%)."""
-    out: list[Quantity] = []
-    for q in quantities:
-        last = out[-1] if out else None
-        if last is not None and last.raw and _PLUS_MINUS_RE.fullmatch(text, last.end, q.start):
-            step = (
-                q.value
-                if q.dimension == last.dimension
-                else q.raw * (1 if last.dimension == "temperature" else last.value / last.raw)
-            )
-            bound = text[last.start : q.end]
-            out += [replace(last, value=last.value + k * step, raw=last.raw + k * q.raw, text=bound) for k in (-1, 1)]
-        if (
-            last is not None
-            and last.dimension == q.dimension == "time"
-            and last.raw
-            and q.raw
-            and last.value / last.raw > q.value / q.raw
-            and _JOINER_RE.fullmatch(text, last.end, q.start)
-        ):
-            out[-1] = Quantity(
-                last.value + q.value, last.raw, "time", last.approx, last.start, q.end, text[last.start : q.end]
-            )
-        else:
-            out.append(q)
-    return out
 
 
 _CODE_SUFFIX_RE = re.compile(r"-\d{1,6}[A-Za-z]?\b")
@@ -264,7 +216,7 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
         if lower in ("half", "quarter") and i + 2 < n and tokens[i + 1][1].lower() in ("past", "to"):
             # "half past one": 1:30, morning or afternoon (both kept; a span picks the one that fits).
             hour_token = tokens[i + 2]
-            said = _word_number(hour_token[1]) if hour_token[0] == "word" else None
+            said = word_number(hour_token[1]) if hour_token[0] == "word" else None
             if hour_token[0] == "num" and hour_token[1].isdecimal():
                 said = float(hour_token[1])
             if said is not None and 1 <= said <= 12 and said.is_integer():
@@ -276,12 +228,12 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
         value: float | None = None
         currency = None
         if kind == "num":
-            value = _number_value(raw)
+            value = number_value(raw)
             currency = raw[0] if raw[0] in "£$€" else None
             if i > 0 and tokens[i - 1][1] in ("£", "$", "€") and tokens[i - 1][3] == start:
                 currency = tokens[i - 1][1]
         elif kind == "word":
-            value = _word_number(raw)
+            value = word_number(raw)
             hyphen_unit = None
             if value is None and "-" in lower:
                 head, _, tail = lower.partition("-")
@@ -289,8 +241,8 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
                     value, hyphen_unit = float(lex.WORD_NUMBERS[head]), tail if tail in lex.UNITS else tail.rstrip("s")
             if lower == "one" and i and tokens[i - 1][1].lower() in lex.PRONOUN_ONE_BEFORE:
                 value = None  # "the one to check", "which one": a pronoun, not a count
-            if lower == "once" and i and tokens[i - 1][1].lower() in ("at", "for", "all"):
-                value = None  # "at once", "for once": an idiom, not a count
+            if lower == "once" and not counts_times(tokens, i):
+                value = None  # "at once", "once granted", "Once an award comes through": not a count
             if lower == "half":
                 nxt_word = tokens[i + 1][1].lower() if i + 1 < n else ""
                 prv_word = tokens[i - 1][1].lower() if i else ""

@@ -35,6 +35,7 @@ from ragaudit._certainty import (
     hedges_what_is_stated,
     keeps_hedge,
     plain_statement,
+    reasons_from_rule,
     sides_told,
     tells_link,
     withheld_cause,
@@ -42,6 +43,7 @@ from ragaudit._certainty import (
 from ragaudit._denials import forbidden_things, polarity_clash
 from ragaudit._figure_context import about_the_same_figure
 from ragaudit._figures import FigurePool, itemised_total
+from ragaudit._identity import identity_swap
 from ragaudit._mentions import counts_list, novel_literals, novel_name, refers_back
 from ragaudit._roles import name_swap, role_swap
 from ragaudit._scope import quantifiers_clash, restricted, table_exception
@@ -357,6 +359,7 @@ class Verifier:
             and max(w.word_coverage for w in windows) < 0.75
             and not any(tells_link(alignment.claim.text, w.text) for w in [*about[:3], *windows[:2]])
             and not any(sides_told(alignment.claim.text, w.text) for w in [*about[:3], *windows[:2]])
+            and not reasons_from_rule(alignment.claim.text)
         ):
             return PairResult(
                 "unsupported", max(p, 0.7), "causal", "no source states this causal link", windows, [], feats
@@ -436,13 +439,12 @@ class Verifier:
         swap = name_swap(claim, theirs, alignment.claim.text, window.text, all_text, related=related)
         if swap:
             found.append(Mismatch("name", swap))
-        scope = restricted(alignment.claim.text, window.text) or table_exception(
-            alignment.claim.text, index.by_id[window.source_id].text
-        )
+        passage = index.by_id[window.source_id].text
+        texts, said = tuple(s.text for s in index.sources), alignment.claim.text
+        scope = restricted(said, window.text) or table_exception(said, passage)
         if scope:
             found.append(Mismatch("quantifier", scope))
-        passage = index.by_id[window.source_id].text
-        roles = role_swap(alignment.claim.text, window.text, tuple(s.text for s in index.sources), passage=passage)
+        roles = role_swap(said, window.text, texts, passage=passage) or identity_swap(said, texts)
         if roles:
             found.append(Mismatch("role", roles))
         return found

@@ -1,0 +1,135 @@
+"""Who is who: names a text equates, and claims that give one party's title or part to another.
+
+A text equates two parties it names side by side with nothing but a link between them:
+
+* apposition, closed by a comma ("The Returning Officer, Chief Executive Marion Achterberg, is …",
+  "Marion Achterberg, the Chief Executive, …"); a name in a list ("A, B, C and D") is no apposition;
+* a copula or a part ("N is the R", "N plays R", "N as R", "N is cast as R");
+* a label ("Marta Vell: Priya Keswani.") or a bracket ("Dev Raman (Electoral Registration Officer)").
+
+A claim swaps identities when it equates two parties that the sources never equate and that the sources
+each equate with someone else ("Laurel Fisk plays Marta" where the cast list has "Marta Vell: Priya
+Keswani" and "Ilse Brandt: Laurel Fisk"): one party may hold two titles, so a single other identity
+proves nothing; both sides taken proves a swap. Linear in the text: each clause's mentions are read once.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ragaudit._roles import mentions, party_forms
+from ragaudit.slots import MAX_CHARS
+
+_ARTICLE = r"(?:(?:the|a|an|its|their|our|your)\s++)?"
+_APPOSITION_RE = re.compile(rf"\s*+,\s*+{_ARTICLE}(?:[A-Z][\w'’-]*+\s++(?:of\s++(?:the\s++)?)?){{0,3}}")
+_LINK_RE = re.compile(
+    rf"\s*+(?::|\()\s*+|,?\s*+(?:is|was|will\s++be|becomes|became|remains|plays|played|will\s++play|as|"
+    rf"is\s++cast\s++as|was\s++cast\s++as|is\s++played\s++by|takes\s++the\s++part\s++of)\s++{_ARTICLE}"
+)
+_CLAUSE_RE = re.compile(r"(?<=[.;!?])\s+|\n+|\s\|\s|\s[—–]\s")
+"""Clauses as :mod:`ragaudit._roles` reads them, brackets kept: "Dev Raman (Electoral Registration Officer)"."""
+MAX_CLAUSES = 64
+_CLOSED_RE = re.compile(r"\s*+[,)]")
+_LIST_RE = re.compile(r"\s*+,?\s*+(?:and|or)\s", re.IGNORECASE)
+MAX_MENTIONS = 32
+"""Mentions of one clause read (a hostile clause of hundreds of names costs no more)."""
+
+
+class _Groups:
+    """Parties joined into identities (union-find over a few dozen names)."""
+
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, party: str) -> str:
+        """The identity ``party`` belongs to."""
+        root = party
+        while self.parent.get(root, root) != root:
+            root = self.parent[root]
+        self.parent[party] = root
+        return root
+
+    def join(self, a: str, b: str) -> None:
+        """Make ``a`` and ``b`` one identity."""
+        self.parent[self.find(a)] = self.find(b)
+
+    def known(self, party: str) -> bool:
+        """Whether some text equates ``party`` with anyone."""
+        return party in self.parent
+
+
+def _equated(text: str, forms: dict[str, str], order: list[str], groups: _Groups) -> list[tuple[str, str]]:
+    """Join the parties ``text`` equates; the pairs it equates, in order."""
+    pairs: list[tuple[str, str]] = []
+    for clause in _CLAUSE_RE.split(text[:MAX_CHARS])[:MAX_CLAUSES]:
+        found = [m for m in mentions(clause, forms, order) if m[2]][:MAX_MENTIONS]
+        for k in range(len(found) - 1):
+            (_, a_end, a), (b_start, b_end, b) = found[k], found[k + 1]
+            if a == b or clause[b_end : b_end + 2] in ("'s", "’s"):
+                continue
+            gap = clause[a_end:b_start]
+            if _APPOSITION_RE.fullmatch(gap):
+                # Closed by a comma or bracket and not followed by the next name of a list.
+                rest = clause[b_end:]
+                closed = _CLOSED_RE.match(rest)
+                nxt = found[k + 2][0] - b_end if k + 2 < len(found) else None
+                listed = nxt is not None and (not rest[:nxt].strip(" ,") or _LIST_RE.match(rest[:nxt]) is not None)
+                if not closed or listed or _LIST_RE.match(rest):
+                    continue
+            elif not _LINK_RE.fullmatch(gap):
+                continue
+            groups.join(a, b)
+            pairs.append((a, b))
+    return pairs
+
+
+@lru_cache(maxsize=256)  # one request's sources with one claim's names: read once per claim, not per window
+def _source_groups(sources: tuple[str, ...], forms_key: tuple[tuple[str, str], ...]) -> _Groups:
+    forms = dict(forms_key)
+    order = sorted((f for f in forms if forms[f]), key=len, reverse=True)
+    groups = _Groups()
+    for text in sources:
+        _equated(text, forms, order, groups)
+    return groups
+
+
+def _short_forms(claim: str, forms: dict[str, str]) -> dict[str, str]:
+    """``forms`` with a claim's one-word name mapped to the one party whose name starts with it ("Marta" for
+    "Marta Vell")."""
+    parties = {p for p in forms.values() if p}
+    out = dict(forms)
+    for written, party in forms.items():
+        if not party and " " not in written and written in claim:
+            owners = [p for p in parties if p.split()[0] == written.lower()]
+            if len(owners) == 1:
+                out[written] = owners[0]
+    return out
+
+
+def identity_swap(claim: str, sources: tuple[str, ...]) -> str | None:
+    """Why the claim equates two parties the sources keep apart ("'Laurel Fisk' is 'Marta' where the sources pair
+    'Laurel Fisk' with 'ilse brandt' and 'Marta' with 'priya keswani'"), if it does."""
+    claim = claim[:MAX_CHARS]
+    sources = tuple(t[:MAX_CHARS] for t in sources)
+    forms = _short_forms(claim, party_forms(claim, sources))
+    order = sorted((f for f in forms if forms[f]), key=len, reverse=True)
+    theirs = _source_groups(sources, tuple(sorted(forms.items())))
+    ours = _Groups()
+    named = list(dict.fromkeys(p for pair in _equated(claim, forms, order, ours) for p in pair))
+    written = {v: k for k, v in forms.items() if k in claim}
+    for written_form, party in forms.items():
+        written.setdefault(party, written_form)
+    for i, a in enumerate(named):
+        for b in named[i + 1 :]:
+            if ours.find(a) != ours.find(b) or not (theirs.known(a) and theirs.known(b)):
+                continue
+            if theirs.find(a) == theirs.find(b):
+                continue
+            other_a = next(p for p in theirs.parent if p != a and theirs.find(p) == theirs.find(a))
+            other_b = next(p for p in theirs.parent if p != b and theirs.find(p) == theirs.find(b))
+            return (
+                f"'{written.get(a, a)}' is '{written.get(b, b)}' where the sources pair '{written.get(a, a)}' with "
+                f"'{written.get(other_a, other_a)}' and '{written.get(b, b)}' with '{written.get(other_b, other_b)}'"
+            )
+    return None

@@ -1,0 +1,108 @@
+"""Figures written as digits or words, when a word that can be a figure is one ("once a week", not
+"once granted"), and figures read together: a length of time from its parts, the bounds of a tolerance, and
+a range's shared unit."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import replace
+
+from ragaudit import _slot_data as lex
+from ragaudit._slot_data import Quantity
+
+Token = tuple[str, str, int, int]
+"""(kind, text, start, end) as :mod:`ragaudit.slots` tokenises."""
+
+_TIMES_FOLLOWERS = frozenset({"per", "every", "each", "or", "in", "during", "within", "more", "again", "only"})
+
+
+def number_value(token: str) -> float | None:
+    """The value of a figure written in digits ("£1,250.50"), or None when it is not a finite number."""
+    clean = token.lstrip("£$€").replace(",", "")
+    try:
+        value = float(clean)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) and len(clean) <= 20 else None
+
+
+def word_number(word: str) -> float | None:
+    """The value of a number word ("twelve", "twenty-five", "half"), or None."""
+    lower = word.lower()
+    if lower in lex.WORD_NUMBERS:
+        return float(lex.WORD_NUMBERS[lower])
+    if "-" in lower:
+        parts = lower.split("-")
+        if all(p in lex.WORD_NUMBERS for p in parts) and len(parts) == 2:
+            return float(lex.WORD_NUMBERS[parts[0]] + lex.WORD_NUMBERS[parts[1]])
+    return None
+
+
+def counts_times(tokens: list[Token], i: int) -> bool:
+    """Whether "once" at ``i`` counts occasions ("once a week", "once every two years", "once or twice"), not
+    a conjunction ("once granted", "once an award comes through") or an idiom ("at once")."""
+    if i and tokens[i - 1][1].lower() in ("at", "for", "all"):
+        return False
+    following = tokens[i + 1][1].lower() if i + 1 < len(tokens) else ""
+    if following in ("a", "an"):
+        unit = tokens[i + 2][1].lower() if i + 2 < len(tokens) else ""
+        unit = unit if unit in lex.UNITS else unit.rstrip("s")
+        return unit in lex.UNITS and lex.UNITS[unit][0] == "time"
+    return following in _TIMES_FOLLOWERS or following in lex.FREQUENCIES
+
+
+_JOINER_RE = re.compile(r"[\s,]{0,3}(?:and\s{1,3})?")
+_PLUS_MINUS_RE = re.compile(r"\s{0,3}(?:±|\+/-|\+-|plus or minus)\s{0,3}")
+
+
+def join_durations(text: str, quantities: list[Quantity]) -> list[Quantity]:
+    """One length of time from its parts ("two hours, seven minutes and 45 seconds" is 2:07:45); the bounds
+    of a tolerance too ("45% ± 2" states 43% and 47%)."""
+    out: list[Quantity] = []
+    for q in quantities:
+        last = out[-1] if out else None
+        if last is not None and last.raw and _PLUS_MINUS_RE.fullmatch(text, last.end, q.start):
+            step = (
+                q.value
+                if q.dimension == last.dimension
+                else q.raw * (1 if last.dimension == "temperature" else last.value / last.raw)
+            )
+            bound = text[last.start : q.end]
+            out += [replace(last, value=last.value + k * step, raw=last.raw + k * q.raw, text=bound) for k in (-1, 1)]
+        if (
+            last is not None
+            and last.dimension == q.dimension == "time"
+            and last.raw
+            and q.raw
+            and last.value / last.raw > q.value / q.raw
+            and _JOINER_RE.fullmatch(text, last.end, q.start)
+        ):
+            out[-1] = Quantity(
+                last.value + q.value, last.raw, "time", last.approx, last.start, q.end, text[last.start : q.end]
+            )
+        else:
+            out.append(q)
+    return out
+
+
+_RANGE_JOIN_RE = re.compile(r"\s{0,3}(?:to|-|–|and|or)\s{0,3}")
+
+
+def share_range_units(text: str, quantities: list[Quantity]) -> list[Quantity]:
+    """A range's first figure takes the unit written after its second ("50 to 250 microsieverts", "1,350-1,500
+    ppm"); temperatures are left as written (their units have an offset)."""
+    out = list(quantities)
+    for k in range(len(out) - 2, -1, -1):
+        low, high = out[k], out[k + 1]
+        if (
+            low.dimension is None
+            and not low.label
+            and high.dimension not in (None, "temperature")
+            and high.raw
+            and _RANGE_JOIN_RE.fullmatch(text, low.end, high.start)
+        ):
+            out[k] = replace(
+                low, value=low.raw * high.value / high.raw, dimension=high.dimension, text=text[low.start : high.end]
+            )
+    return out
