@@ -84,7 +84,7 @@ def _equated(text: str, forms: dict[str, str], order: list[str], groups: _Groups
     return pairs
 
 
-@lru_cache(maxsize=256)  # one request's sources with one claim's names: read once per claim, not per window
+@lru_cache(maxsize=32)  # one claim's names over its request's sources: read once per claim, not per window
 def _source_groups(sources: tuple[str, ...], forms_key: tuple[tuple[str, str], ...]) -> _Groups:
     forms = dict(forms_key)
     order = sorted((f for f in forms if forms[f]), key=len, reverse=True)
@@ -107,9 +107,10 @@ def _short_forms(claim: str, forms: dict[str, str]) -> dict[str, str]:
     return out
 
 
+@lru_cache(maxsize=32)  # asked once per evidence window of a claim; the answer depends on the claim alone
 def identity_swap(claim: str, sources: tuple[str, ...]) -> str | None:
     """Why the claim equates two parties the sources keep apart ("'Laurel Fisk' is 'Marta' where the sources pair
-    'Laurel Fisk' with 'ilse brandt' and 'Marta' with 'priya keswani'"), if it does."""
+    'Laurel Fisk' with 'Ilse Brandt' and 'Marta' with 'Priya Keswani'"), if it does."""
     claim = claim[:MAX_CHARS]
     sources = tuple(t[:MAX_CHARS] for t in sources)
     forms = _short_forms(claim, party_forms(claim, sources))

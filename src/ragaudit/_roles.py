@@ -153,7 +153,7 @@ def party_forms(claim: str, sources: tuple[str, ...]) -> dict[str, str]:
 
 
 @lru_cache(maxsize=512)  # a request's sources, each cut to MAX_CHARS: split once, not once per claim
-def clauses(text: str) -> tuple[str, ...]:
+def _clauses(text: str) -> tuple[str, ...]:
     """The clauses of ``text`` whose words are read for roles."""
     return tuple(_CLAUSE_RE.split(text[:MAX_CHARS])[:MAX_CLAUSES])
 
@@ -175,7 +175,7 @@ def bindings(
     roles: dict[str, set[str]] = {}
     nouns: dict[str, set[str]] = {}
     related: dict[str, set[str]] = {}
-    for clause in clauses(text):
+    for clause in _clauses(text):
         if only and not any(f in clause for f in only):
             continue
         every = [m for m in mentions(clause, forms, order) if clause[m[1] : m[1] + 2] not in ("'s", "’s")]
