@@ -24,6 +24,8 @@ OFFICERS = (
         ("Tamsin Reyes plays Elena Moss.", False),
         ("Joel Ambrose is cast as Viktor Hale, conducted by Ines Batra.", False),
         ("In this staging Tamsin Reyes takes the part of Viktor Hale.", True),
+        ("Joel Ambrose sings Viktor Hale.", False),
+        ("Joel Ambrose sings Elena Moss.", True),
     ],
 )
 def test_a_cast_list_pairs_each_singer_with_one_part(claim: str, swapped: bool) -> None:

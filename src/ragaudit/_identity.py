@@ -24,7 +24,7 @@ from ragaudit.slots import MAX_CHARS
 _ARTICLE = r"(?:(?:the|a|an|its|their|our|your)\s++)?"
 _APPOSITION_RE = re.compile(rf"\s*+,\s*+{_ARTICLE}(?:[A-Z][\w'’-]*+\s++(?:of\s++(?:the\s++)?)?){{0,3}}")
 _LINK_RE = re.compile(
-    rf"\s*+(?::|\()\s*+|,?\s*+(?:is|was|will\s++be|becomes|became|remains|plays|played|will\s++play|as|"
+    rf"\s*+(?::|\()\s*+|,?\s*+(?:is|was|will\s++be|becomes|became|remains|plays|played|will\s++play|sings|sang|dances|as|"
     rf"is\s++cast\s++as|was\s++cast\s++as|is\s++played\s++by|takes\s++the\s++part\s++of)\s++{_ARTICLE}"
 )
 _CLAUSE_RE = re.compile(r"(?<=[.;!?])\s+|\n+|\s\|\s|\s[—–]\s")
