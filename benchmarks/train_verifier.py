@@ -150,6 +150,7 @@ def main() -> None:
             "about_coverage": previous.get("about_coverage", 0.6),
             "contradiction_similarity": previous.get("contradiction_similarity", 0.75),
             "contradiction_coverage": previous.get("contradiction_coverage", 0.4),
+            "figure_coverage": previous.get("figure_coverage", 0.5),
         },
         "model_card": {
             "fitted_on": f"RAGTruth {RAGTRUTH.name}, meta.hash_half == 'dev' only, first {len(dev)} answers: "

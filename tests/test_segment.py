@@ -323,3 +323,33 @@ def test_an_obligation_to_confirm_stays_a_claim_after_a_gap() -> None:
     # "should confirm the booking" is what the sources require of someone, not where to find an answer.
     answer = "The pages do not say whether meals are included. The hotel should confirm the booking in writing."
     assert [c.text for c in segment(answer).claims] == ["The hotel should confirm the booking in writing."]
+
+
+@pytest.mark.parametrize(
+    "gap",
+    [
+        "These records can't tell you who signed the lease — that would have to come from the agent.",
+        "Whether pets are allowed isn't covered, so that's one to ask the landlord.",
+        "The price list only gives weekday rates.",
+        "It's worth asking the warden which of the two rules applies to your plot.",
+    ],
+)
+def test_what_the_sources_cannot_say_or_where_to_ask_is_no_claim(gap: str) -> None:
+    answer = f"The lease runs for twelve months. {gap}"
+    assert [c.text for c in segment(answer).claims] == ["The lease runs for twelve months."]
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The policy only covers theft.",  # what a policy covers is a claim about the world
+        "Storm damage isn't covered by the policy.",
+        "The price list only gives rates for 2026 bookings.",  # a figure keeps it a claim
+    ],
+)
+def test_what_a_contract_covers_stays_a_claim(claim: str) -> None:
+    assert [c.text for c in segment(claim).claims] == [claim]
+
+
+def test_nobody_can_say_frames_the_answer() -> None:
+    assert [c.text for c in segment("Nobody can say for sure. The fund fell by 4%.").claims] == ["The fund fell by 4%."]

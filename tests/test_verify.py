@@ -586,8 +586,11 @@ def test_the_day_of_a_date_states_no_measure() -> None:
             "faithful",
         ),
         ("Joining after 1 May wouldn't lower the fee, since late members still pay the full season rate.", "faithful"),
+        # A rule the sources state, applied to the case the answer is about.
+        ("Because your car is electric, the £3 congestion charge is waived at the depot.", "faithful"),
         # A link between two events no source links is still a causal claim to check.
         ("The rise in complaints was caused by the switch to the new booking system.", "hallucinated"),
+        ("Complaints rose to 65 a month because the club moved to a new booking system.", "hallucinated"),
     ],
 )
 def test_a_consequence_the_answer_reasons_from_a_rule_is_no_causal_claim(answer: str, label: str) -> None:
@@ -596,6 +599,7 @@ def test_a_consequence_the_answer_reasons_from_a_rule_is_no_causal_claim(answer:
         "Membership runs April to March. The season rate is £80; members who join after 1 May pay the full rate.",
         "Complaints rose from 40 to 65 a month in 2025.",
         "The club moved to a new booking system in March 2025.",
+        "Depot access: a congestion charge of £3 applies to every car entering; it is waived for electric cars.",
     ]
     assert ragaudit.audit(answer, sources).label == label
 
@@ -631,3 +635,23 @@ def test_an_acronym_of_words_a_source_writes_names_that_source() -> None:
 def test_avoiding_a_fee_is_a_negation(answer: str, label: str) -> None:
     source = "A £3 card fee applies to online orders; there is no fee at the ticket desk."
     assert ragaudit.audit(answer, [source]).label == label
+
+
+@pytest.mark.parametrize(("share", "label"), [("about 7%", "faithful"), ("about 12%", "hallucinated")])
+def test_a_percentage_between_two_stated_measures(share: str, label: str) -> None:
+    source = "Case notes, kestrel K-31. Normal weight for an adult male: 440 g. Weight on 2 March: 410 g."
+    answer = f"At 410 g the kestrel is {share} under the 440 g normal for an adult male."
+    assert ragaudit.audit(answer, [source]).label == label
+
+
+@pytest.mark.parametrize(("depth", "label"), [("18 cm", "faithful"), ("25 cm", "hallucinated")])
+def test_a_figure_no_source_states_is_found_however_loosely_the_rest_is_worded(depth: str, label: str) -> None:
+    source = '{"station": "Col Blanc", "report_date": "2026-01-12", "new_snow_24h_cm": 18, "summit_depth_cm": 140}'
+    answer = f"Col Blanc had a 140 cm summit depth after {depth} of new snow in the last 24 hours."
+    assert ragaudit.audit(answer, [source]).label == label
+
+
+def test_one_unit_written_two_ways_is_no_unit_change() -> None:
+    source = "Dosing: give 5 ml of the solution per kilogram, at most 50 ml per animal."
+    assert ragaudit.audit("Give 5 millilitres of the solution per kilogram.", [source]).label == "faithful"
+    assert ragaudit.audit("Give 5 litres of the solution per kilogram.", [source]).label == "hallucinated"

@@ -242,15 +242,29 @@ _CONSEQUENCE_RE = re.compile(
 )
 
 
+# A rule that applies to a case: a charge, discount or entitlement that "applies", "comes off" or "is due"
+# because of what the case is or has ("Because the lot carries the † mark, import VAT of 5% applies").
+_RULE_EFFECT_RE = re.compile(
+    r"\b(?:appl(?:y|ies)|comes?\s++off|earns?|qualif(?:y|ies)|(?:is|are)\s++(?:added|charged|due|payable|waived|"
+    r"exempt|eligible|entitled|included))\b",
+    re.IGNORECASE,
+)
+_CASE_STATE_RE = re.compile(
+    r"\b(?:you(?:'re|’re|\s++are|'ve|\s++have)?|your|is|are|has|have|carries|carry|falls?|counts?)\b", re.IGNORECASE
+)
+
+
 def reasons_from_rule(claim_text: str) -> bool:
     """Whether the claim gives its own reasoning: a consequence for the reader ("won't cost anything extra",
-    "it would be safer …") justified by a fact ("because Silver already includes two of each"). That link is the
+    "it would be safer …") or a rule applied to the case ("10% comes off") justified by a fact about it
+    ("because Silver already includes two of each", "because you're booking online"). That link is the
     answer's inference from a rule, which the claim's other words check, not a causal link between two events
     that a source would have to state ("the rise was caused by …")."""
     sides = causal_sides(claim_text)
-    return (
-        sides is not None and _REASON_CUE_RE.search(claim_text) is not None and bool(_CONSEQUENCE_RE.search(sides[0]))
-    )
+    if sides is None or _REASON_CUE_RE.search(claim_text) is None:
+        return False
+    effect, cause = sides
+    return bool(_CONSEQUENCE_RE.search(effect)) or bool(_RULE_EFFECT_RE.search(effect) and _CASE_STATE_RE.search(cause))
 
 
 _CITED_REASON_RE = re.compile(

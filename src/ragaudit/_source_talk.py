@@ -14,12 +14,23 @@ _WORLD_WORDS = (
     r"timetables?|statements?|notices?|updates?|announcements?|tables?|lists?|leaflets?|brochures?|faqs?|terms|"
     r"contracts?|manuals?|either|both|they|it|these|this)"
 )
+_WRITTEN_WORDS = (
+    rf"(?:{_DOC_WORDS}|records?|reports?|websites?|notices?|leaflets?|faqs?|guides?|summar(?:y|ies)|tables?|lists?|"
+    r"newsletters?)"
+)
+"""What is written, not what is agreed (a policy or a contract "only covers" the world)."""
 ABSTENTION_RE = re.compile(
     rf"""(?:
         \b{_DOC_WORDS}\b[^.]{{0,60}}?
            \b(?:do(?:es)?\ not|don't|doesn't|did\ not|didn't|fail\ to|never)\s+
            (?:say|state|mention|specify|provide|include|contain|address|cover|discuss|indicate|give|offer|describe|
               tell|answer|list|show|set\ out|spell\ out|explain|confirm|publish|quote|break|put|report|name)
+      | \b{_WRITTEN_WORDS}\b[^.]{{0,40}}?\b(?:can't|cannot|can\ not|couldn't|could\ not)\s+(?:say|tell|show|answer|confirm)\b
+      | \b{_WRITTEN_WORDS}\b[^.]{{0,40}}?\bonly\ (?:lists?|gives?|covers?|mentions?|quotes?|shows?|sets\ out|
+           explains?|describes?|deals\ with|talks\ about)\b(?=[^\d.]*+(?:\.|$))
+      | \b(?:whether|how|what|which|when|who)\b[^.]{{0,80}}?\b(?:isn't|aren't|is\ not|are\ not)\ covered\b
+      | \b(?:isn't|aren't|is\ not|are\ not)\ covered\ (?:here|(?:in|by)\ (?:the|these|this|either)\ (?:sources?|documents?|
+           pages?|passages?|papers|materials))\b
       | \b{_WORLD_WORDS}\b[^.]{{0,60}}?
            \b(?:do(?:es)?\ not|don't|doesn't|did\ not|didn't|never)\s+
            (?:say|state|mention|specify|tell|indicate|set\ out|spell\ out|explain|describe|address|answer|
@@ -74,10 +85,16 @@ REFERRAL_RE = re.compile(
 contract"): after a sentence that says what they lack, advice about the gap, not a claim about the world."""
 WHERE_FROM_RE = re.compile(rf"\b(?:{_WHERE_FROM})\b", re.IGNORECASE | re.VERBOSE)
 """A sentence that says where a fact would come from ("pricing would have to come from the contract")."""
+_WORTH_ASKING = r"""(?:so\W++)?+it(?:'s|’s|\ is|\ would\ be|'d\ be|\ may\ be)\ (?:worth|best|wise)\ (?:asking|checking|confirming)\b
+    [^.\d]{0,80}?\b(?:which|whether|what|how|if|when|who)\b"""
+WORTH_ASKING_RE = re.compile(_WORTH_ASKING, re.IGNORECASE | re.VERBOSE)
+"""Advice to ask about what is open ("It's worth asking Haldane which timescale applies"): no claim, even
+with no gap said before it."""
 REFERRAL_SENTENCE_RE = re.compile(
-    r"""(?:(?:so|instead|otherwise|please)\W++)?+(?:you(?:'d|'ll|\ would|\ will|\ may|\ might)?+\s++(?:need|have|want)\ to\s++)?+
+    rf"""(?:(?:so|instead|otherwise|please)\W++)?+(?:you(?:'d|'ll|\ would|\ will|\ may|\ might)?+\s++(?:need|have|want)\ to\s++)?+
         (?:ask|check\ with|confirm|contact|get\ in\ touch|speak\ to|talk\ to)\b
-    | until\b[^.,;]{0,60}?\b(?:confirms?|clarif(?:y|ies)|tells?\ you)\b""",
+    | {_WORTH_ASKING}
+    | until\b[^.,;]{{0,60}}?\b(?:confirms?|clarif(?:y|ies)|tells?\ you)\b""",
     re.IGNORECASE | re.VERBOSE,
 )
 """A sentence that opens with advice on where to ask ("Ask the clinic …", "You'd need to contact …", "Until the
@@ -96,6 +113,7 @@ FRAMING_RE = re.compile(
     r"""(?:(?:so|well|honestly|unfortunately),?\s++)?+
         (?:it(?:'s|’s|\ is)\ (?:too\ (?:early|soon)|hard|difficult|impossible)\ to\ (?:say|tell|know)(?:\ (?:for\ sure|yet|
               definitively|with\ certainty))?+
+         |(?:nobody|no\ one|no-one)\ (?:can|could)\ (?:say|tell|know)(?:\ (?:for\ sure|yet|for\ certain|with\ certainty))?+
          |(?:it|that)\ (?:depends|varies)(?:\ on\ (?:the\ (?:details|circumstances|case)|your\ circumstances))?+
          |not\ (?:necessarily|always|quite|exactly|yet))[.!]?""",
     re.IGNORECASE | re.VERBOSE,

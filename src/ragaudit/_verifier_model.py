@@ -74,6 +74,8 @@ class VerifierModel:
     contradiction_similarity: float
     """A differing slot contradicts only in a window this close in meaning, or covering ``contradiction_coverage``."""
     contradiction_coverage: float
+    figure_coverage: float
+    """A figure no source states is added detail where the closest passage covers this share of the claim."""
     digest: str
 
     def probability(self, features: dict[str, float]) -> float:
@@ -99,6 +101,7 @@ def load_model() -> VerifierModel:
         about_coverage=float(t["about_coverage"]),
         contradiction_similarity=float(t["contradiction_similarity"]),
         contradiction_coverage=float(t["contradiction_coverage"]),
+        figure_coverage=float(t["figure_coverage"]),
         digest=hashlib.sha256(raw).hexdigest()[:12],
     )
 

@@ -51,6 +51,25 @@ def _derives(a: float, d: float, approx: bool) -> bool:
     return _close(a, d, False)
 
 
+def _share_between(q: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity]) -> bool:
+    """Whether percentage ``q`` is the share of, or difference between, a measure the claim (or the answer before
+    it) gives and a stated one of its kind ("at 410 g … about 7% under the 440 g normal"); measures are no
+    operands of a percentage otherwise, and figures the claim makes up cannot vouch for each other."""
+    mine = [p for p in own[:12] if p.dimension and p.dimension != "percent" and p.value]
+    theirs = [p for p in stated[:12] if p.dimension and p.dimension != "percent" and p.value]
+
+    def rounds_to(share: float) -> bool:  # "about 7%" rounds 6.8% to a whole percent
+        return _derives(q.value, share, q.approx) or (q.approx and q.value.is_integer() and abs(q.value - share) < 0.5)
+
+    return any(
+        rounds_to(100 * abs(x - y) / y) or rounds_to(100 * x / y)
+        for a in mine
+        for b in theirs
+        if a.dimension == b.dimension and a.value != b.value
+        for x, y in ((a.value, b.value), (b.value, a.value))
+    )
+
+
 def derived(
     values: list[float], limit: int = 12, percents: Sequence[float] = (), operands: Sequence[float] = ()
 ) -> frozenset[float]:
@@ -160,6 +179,8 @@ def quantity_supported(
     rates, plain = leading(pool)
     pool = first_figures(pool)
     operands = [o for o in operands if not o.label]
+    if q.dimension == "percent" and _share_between(q, operands, pool):
+        return True
     percents = first(chain(rates, (o.raw for o in operands if o.dimension == "percent")))
     if q.dimension is None:
         return _derivable(q.raw, q.approx, [p.raw for p in pool[:12]], percents, [o.raw for o in operands], doubling)

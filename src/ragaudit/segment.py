@@ -17,7 +17,14 @@ from dataclasses import dataclass, field
 import blingfire
 
 from ragaudit._markers import CitationMarker, find_citations
-from ragaudit._source_talk import ABSTENTION_RE, CONFLICT_NOTE_RE, FRAMING_RE, conflict_note_length, is_referral
+from ragaudit._source_talk import (
+    ABSTENTION_RE,
+    CONFLICT_NOTE_RE,
+    FRAMING_RE,
+    WORTH_ASKING_RE,
+    conflict_note_length,
+    is_referral,
+)
 from ragaudit._text import LABEL_LETTER_END_RE
 from ragaudit.models import Claim, ClaimType
 
@@ -301,7 +308,9 @@ def segment(answer: str) -> Segmentation:
         sentence = answer[start:end]
         if _NON_CLAIM_RE.match(sentence.strip()) or sentence.rstrip().endswith("?") or not _has_content(sentence):
             continue
-        if after_gap and is_referral(sentence):  # "… gives no price. Ask the clinic.": where to find it
+        if (after_gap or WORTH_ASKING_RE.match(sentence)) and is_referral(
+            sentence
+        ):  # "… gives no price. Ask the clinic.": where to find it
             result.abstentions.append((start, end))
             continue
         after_gap = after_gap or bool(ABSTENTION_RE.search(sentence) or CONFLICT_NOTE_RE.search(sentence))

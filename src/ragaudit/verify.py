@@ -284,17 +284,17 @@ class Verifier:
                 continue
             signal = found[0].kind
             return PairResult("contradicted", max(p, 0.8), signal, found[0].detail, [window, *windows], found, feats)
-        near_slots = [extract(w.text) for w in about[:3]]
+        # With no window about the claim, figures are read in the closest ones sharing enough of its words.
+        figured = about[:3] or [w for w in windows[:2] if w.word_coverage >= model.figure_coverage]
+        near_slots = [extract(w.text) for w in figured]
         near = [q for slots in near_slots for q in slots.quantities]
         dated = pool.dated | {id(q) for slots in near_slots for q in slots.quantities if in_date(q, slots.dates)}
-        near_times = {t for w in about[:3] for t in extract(w.text).times} | claim.times
+        near_times = {t for slots in [*near_slots, claim, *([given] if given else [])] for t in slots.times}
         given_q = given.quantities if given else []
-        if given:
-            near_times |= given.times
         # A percentage anywhere in the request may discount or add to a sum of money ("60% off" in a
         # table row the windows missed); other figures derive only from what is near.
         rates = [q for q in pool if q.dimension == "percent"]
-        doubling = claim.aggregates or any(extract(w.text).aggregates for w in about[:3])
+        doubling = claim.aggregates or any(slots.aggregates for slots in near_slots)
 
         # A figure may be worked out from the answer's earlier supported figures ("a £96 fee and £48 for the
         # test would bring the bill to £144"); only a clause that says it works something out may add words.
@@ -344,7 +344,7 @@ class Verifier:
         literals = novel_literals(alignment.claim.text, known_text) if self.detectors else []
         # A figure or name no source states: an added detail beside supported text; a party no source
         # names is reported even with no window about the claim (figures may be derived across sources).
-        if self.detectors and (novel_names or literals or (about and novel_q)):
+        if self.detectors and (novel_names or literals or (figured and novel_q)):
             what = "', '".join([q.text for q in novel_q[:2]] + [claim.names[n] for n in novel_names[:2]] + literals[:2])
             status = "partially_supported" if best.coverage >= 0.5 or best.similarity >= 0.6 else "unsupported"
             return PairResult(status, max(p, 0.7), "added detail", f"no source states '{what}'", windows, [], feats)

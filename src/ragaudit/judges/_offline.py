@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from ragaudit._hashing import rules_digest, sha256
 from ragaudit._hours import hours_clash
 from ragaudit._records import field_number_clash
-from ragaudit._slot_data import UNIT_WORDS
+from ragaudit._slot_data import LEXICON, UNIT_WORDS
 from ragaudit._text import ANTONYMS, CERTAINTY, LIGHT_WORDS, Term, analyze, is_year, name_keys, stem
 from ragaudit._verifier_model import load_model as load_verifier
 from ragaudit._windows import Window
@@ -145,9 +145,11 @@ def record_agreement(alignment: Alignment) -> Unit | None:
     )
 
 
-# Units of measure after a number ("3 km" → "3 miles" is a unit change): the slot reader's unit
-# names, plus spans of time it reads otherwise.
-_MEASURES = frozenset(stem(w) for w in UNIT_WORDS | {"decade", "decades", "century", "degree", "degrees", "yen"})
+# Units of measure after a number ("3 km" → "3 miles" is a unit change), each stem to its unit (so "5 ml"
+# and "5 millilitres" agree): the slot reader's unit names, plus spans of time it reads otherwise.
+_MEASURES = {stem(name): str(u["names"][0]) for u in LEXICON["units"] for name in u["names"] if name in UNIT_WORDS} | {
+    stem(w): stem(w) for w in ("decade", "decades", "century", "degree", "degrees", "yen")
+}
 
 
 def _measure_after(terms: list[Term], number: str) -> str | None:
@@ -155,7 +157,7 @@ def _measure_after(terms: list[Term], number: str) -> str | None:
         if t.key == number:
             following = [u for u in terms[i + 1 : i + 3] if u.kind == "word"]
             if following and following[0].key in _MEASURES:
-                return following[0].key
+                return _MEASURES[following[0].key]
     return None
 
 
