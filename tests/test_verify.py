@@ -655,3 +655,27 @@ def test_one_unit_written_two_ways_is_no_unit_change() -> None:
     source = "Dosing: give 5 ml of the solution per kilogram, at most 50 ml per animal."
     assert ragaudit.audit("Give 5 millilitres of the solution per kilogram.", [source]).label == "faithful"
     assert ragaudit.audit("Give 5 litres of the solution per kilogram.", [source]).label == "hallucinated"
+
+
+@pytest.mark.parametrize(
+    ("claim", "label"),
+    [
+        ("Most of the drying rooms have heated rails for wet kit.", "hallucinated"),
+        ("Every drying room has heated rails for wet kit.", "hallucinated"),
+        ("Two of the drying rooms have heated rails for wet kit.", "faithful"),
+    ],
+)
+def test_a_count_of_a_whole_bounds_most_and_all(claim: str, label: str) -> None:
+    source = (
+        "Glenmore Lodge — facilities. Of the lodge's five drying rooms, only the two in the east wing have heated "
+        "rails for wet kit; the others have hooks and a dehumidifier."
+    )
+    assert ragaudit.audit(claim, [source]).label == label
+
+
+@pytest.mark.parametrize(
+    ("unit", "label"), [("m²", "faithful"), ("square metres", "faithful"), ("ft²", "hallucinated")]
+)
+def test_square_units_are_read_and_compared(unit: str, label: str) -> None:
+    source = "Survey, 9 Elm Row. Usable roof area: 18 m², enough for 9 panels of 1.95 m² each."
+    assert ragaudit.audit(f"The roof has room for 9 panels of 1.95 {unit} each.", [source]).label == label

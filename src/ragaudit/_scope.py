@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ragaudit._number_words import word_number
 from ragaudit._slot_data import LEXICON, words_re
 from ragaudit._text import STOPWORDS, stem
 from ragaudit.slots import MAX_CHARS, extract
@@ -35,6 +36,32 @@ _VERB_RE = re.compile(
     r"offers?|pays?|includes?|covers?|supports?|needs?|requires?|runs?)\b",
     re.IGNORECASE,
 )
+# "two of the six drag lifts", "Of the resort's six drag lifts, only the two nursery tows …": a count of a whole.
+_COUNT = r"(\d{1,6}|[a-z]{3,9}(?:-[a-z]{3,5})?)"
+_WHOSE = r"(?:(?:the|its|their|our)\s++)?(?:[\w-]{1,30}['’]s\s++)?"
+_SHARE_RE = re.compile(
+    rf"\b{_COUNT}\s++(?:out\s++)?of\s++{_WHOSE}{_COUNT}\b"
+    rf"|\bof\s++{_WHOSE}{_COUNT}\s++[^,.;:]{{1,40}}?,\s*+(?:only\s++)?(?:the\s++)?{_COUNT}\b",
+    re.IGNORECASE,
+)
+
+
+def _count(word: str) -> float | None:
+    return float(word) if word.isdigit() else word_number(word)
+
+
+def _share_below(part: str, kind: str) -> str | None:
+    """A count of a whole in ``part`` that says less than the claim's ``kind`` of quantifier: under half of
+    it for "most", not all of it for "all"."""
+    for m in _SHARE_RE.finditer(part[:MAX_CHARS]):
+        n, total = (_count(m[1]), _count(m[2])) if m[1] else (_count(m[4]), _count(m[3]))
+        if n is None or not total or n > total:
+            continue
+        if (kind == "majority" and n / total < 0.5) or (kind == "universal" and n < total):
+            return m.group()
+    return None
+
+
 MIN_SHARED = 3
 """Content words a clause of the window must share with the claim to restrict its quantifier."""
 
@@ -69,7 +96,8 @@ def restricted(claim: str, window: str) -> str | None:
     for part in _PART_RE.split(text)[:64]:
         at = max(at, text.find(part, at))
         m = weaker.search(_IDIOMS.sub(" ", _APPROX_SOME_RE.sub(" ", part)))
-        if m is None:
+        says = m.group() if m else _share_below(part, kind)
+        if says is None:
             continue
         theirs = extract(part)
         # A part about another named subject restricts someone else ("Ollerton Mill: platform 1 only"), its name
@@ -80,8 +108,8 @@ def restricted(claim: str, window: str) -> str | None:
         if names and not any(n in claim.lower() for n in names):
             continue
         said = theirs.stems | label.stems
-        if len(mine.stems & said - {stem(word.lower()), stem(m.group().lower())}) >= MIN_SHARED:
-            return f"'{word}' where the source says '{m.group()}'"
+        if len(mine.stems & said - {stem(word.lower()), stem(says.lower())}) >= MIN_SHARED:
+            return f"'{word}' where the source says '{says}'"
     return None
 
 
