@@ -679,3 +679,22 @@ def test_a_count_of_a_whole_bounds_most_and_all(claim: str, label: str) -> None:
 def test_square_units_are_read_and_compared(unit: str, label: str) -> None:
     source = "Survey, 9 Elm Row. Usable roof area: 18 m², enough for 9 panels of 1.95 m² each."
     assert ragaudit.audit(f"The roof has room for 9 panels of 1.95 {unit} each.", [source]).label == label
+
+
+@pytest.mark.parametrize(
+    ("second", "label"),
+    [
+        # Paraphrase the model misreads alone, read after the clause it continues.
+        ("warns that anything longer goes back unreviewed", "faithful"),
+        # A clause with a name of its own is still checked alone.
+        ("the chair, Dr Imogen Lace, reads every one", "hallucinated"),
+    ],
+)
+def test_a_clause_that_continues_the_one_before_is_read_in_its_context(second: str, label: str) -> None:
+    source = (
+        "Ethics committee — submission rules. Lay summaries must not exceed 300 words. Summaries over the "
+        "limit are returned to the applicant without review."
+    )
+    report = ragaudit.audit(f"The committee limits lay summaries to 300 words, and {second}.", [source])
+    assert report.label == label
+    assert report.claims[0].status == "supported"

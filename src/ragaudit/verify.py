@@ -22,7 +22,6 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import numpy as np
 
@@ -30,10 +29,6 @@ from ragaudit._budget import EmbeddingBudget
 from ragaudit._calendar import date_derived, in_date, same_date, unstated_dates
 from ragaudit._certainty import (
     cites_reason,
-    closest_clause,
-    concludes,
-    hedges_what_is_stated,
-    keeps_hedge,
     plain_statement,
     reasons_from_rule,
     sides_told,
@@ -43,19 +38,16 @@ from ragaudit._certainty import (
 from ragaudit._denials import forbidden_things, polarity_clash
 from ragaudit._figure_context import about_the_same_figure
 from ragaudit._figures import FigurePool, itemised_total
-from ragaudit._identity import identity_swap
 from ragaudit._mentions import counts_list, novel_literals, novel_name, refers_back
-from ragaudit._roles import name_swap, role_swap
-from ragaudit._scope import quantifiers_clash, restricted, table_exception
 from ragaudit._slot_data import MONEY, WORKING_OUT, Quantity
 from ragaudit._text import LIGHT_WORDS, stem
 from ragaudit._verifier_model import VerifierModel, claim_features, load_model
+from ragaudit._window_checks import window_mismatches
 from ragaudit._windows import Window, candidate_windows, unit_positions, unit_vectors
-from ragaudit.align import Alignment, SourceIndex
+from ragaudit.align import Alignment, SourceIndex, align
 from ragaudit.embed import embed
 from ragaudit.matching import (
     Mismatch,
-    compare,
     date_slips,
     modality_clash,
     quantity_supported,
@@ -94,10 +86,19 @@ _ARITHMETIC = frozenset(stem(w) for w in WORKING_OUT) | {"e", "pay", "per", "eac
 _WORKING_WORDS = 3
 """Words besides its figures a clause that works figures out may have ("together you would pay …")."""
 ITEMISED_TOTAL = "a total of the answer's own supported figures"
+IN_CONTEXT = "read after the clause before it"
+_CLAUSE_GAP = 6
+"""Characters between two claims of one sentence (", and ", "; ")."""
 _FIGURE_SIGNALS = frozenset({"number", "added detail", "model"})
 """Signals a figure may have decided: a claim they flagged is read again when it states an itemised total."""
 _PER_CLAIM = 6
 """Units embedded per claim in a larger index: its best lexical candidates (embedding is most of the cost)."""
+
+
+def _particular(text: str) -> bool:
+    """Whether a text states a figure, a date or a name: what a clause asserts on its own, whatever its context."""
+    slots = extract(text)
+    return bool(slots.quantities or slots.dates or slots.names)
 
 
 class Verifier:
@@ -196,6 +197,29 @@ class Verifier:
                 )
                 if again.status == "supported":
                     results[i] = replace(again, signal="figures", detail=ITEMISED_TOTAL, mismatches=[])
+        # A clause cut from the one before it in its sentence (", and warns that anything longer goes back
+        # unreviewed") is paraphrase the model misreads alone: with no detector speaking and no figure, date or
+        # name of its own, it is read again after that clause, as context only; only a supported reading counts.
+        for i in range(1, len(alignments)) if self.learned else ():
+            before, claim, result = alignments[i - 1].claim, alignments[i].claim, results[i]
+            if (
+                result.status == "supported"
+                or result.signal != "model"
+                or results[i - 1].status != "supported"
+                or claim.start - before.end > _CLAUSE_GAP
+                or before.text.rstrip()[-1:] in ".!?"
+                or _particular(claim.text)
+            ):
+                continue
+            context = before.model_copy(update={"text": f"{before.text} {claim.text}", "end": claim.end})
+            vector = claim_vectors[i]
+            if self.embeddings and tokens.admit([context.text], claims=True):
+                vector = embed([context.text])[0]
+            again = self._one(
+                align(context, index), index, vector, pool, all_text, novelty, given, known_text, embedded, earliers[i]
+            )
+            if again.status == "supported" and again.signal == "model":
+                results[i] = replace(result, status="supported", probability=again.probability, detail=IN_CONTEXT)
         return results
 
     def _one(
@@ -239,7 +263,7 @@ class Verifier:
                 and not about_the_same_figure(alignment.claim.text, claim, window.text, extract(window.text))
             ):
                 continue  # related, but not about the same event: a differing figure is no contradiction
-            found = self._mismatches(claim, alignment, window, pool, all_text, given, index, earlier[0])
+            found = window_mismatches(self.model, claim, alignment, window, pool, all_text, given, index, earlier[0])
             if found:
                 return PairResult(
                     "contradicted", max(p, 0.8), found[0].kind, found[0].detail, [window, *windows], found, feats
@@ -395,56 +419,3 @@ class Verifier:
             status = "partially_supported" if best.coverage >= 0.5 and p < model.partial_threshold else "unsupported"
             return PairResult(status, p, "model", "", windows, [], feats)
         return PairResult("supported", p, "model", "", windows, [], feats)
-
-    def _mismatches(
-        self,
-        claim: Slots,
-        alignment: Alignment,
-        window: Window,
-        pool: list[Any],
-        all_text: str,
-        given: Slots | None,
-        index: SourceIndex,
-        established: Sequence[Quantity] = (),
-    ) -> list[Mismatch]:
-        theirs = extract(window.text)
-        found = compare(
-            claim,
-            theirs,
-            pool,
-            given.quantities if given else (),
-            texts=(alignment.claim.text, window.text),
-            established=established,
-        )
-        shared = claim.stems & theirs.stems
-        if quantifiers_clash(claim.quantified, theirs.quantified) and (
-            window.similarity >= self.model.about_similarity
-        ):
-            found.append(
-                Mismatch(
-                    "quantifier",
-                    f"'{'/'.join(sorted(claim.quantifiers))}' where the source says "
-                    f"'{'/'.join(sorted(theirs.quantifiers))}'",
-                )
-            )
-        text = alignment.claim.text
-        clause, near = closest_clause(claim, window.text)
-        if not keeps_hedge(text) and (
-            (near.hedge_word and claim.certain and not claim.hedge_word and hedges_what_is_stated(claim, clause, text))
-            or (near.unknown and (claim.causal or concludes(text)) and not (claim.hedged or claim.unknown))
-        ):
-            found.append(Mismatch("modality", "a certain statement where the source only hedges or leaves it open"))
-        similar = window.similarity >= self.model.about_similarity
-        related = window.word_coverage >= 0.6 and similar and len(shared) >= 3
-        swap = name_swap(claim, theirs, alignment.claim.text, window.text, all_text, related=related)
-        if swap:
-            found.append(Mismatch("name", swap))
-        passage = index.by_id[window.source_id].text
-        texts, said = tuple(s.text for s in index.sources), alignment.claim.text
-        scope = restricted(said, window.text) or table_exception(said, passage)
-        if scope:
-            found.append(Mismatch("quantifier", scope))
-        roles = role_swap(said, window.text, texts, passage=passage) or identity_swap(said, texts)
-        if roles:
-            found.append(Mismatch("role", roles))
-        return found

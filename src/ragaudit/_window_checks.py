@@ -1,0 +1,71 @@
+"""The checks of one claim against one window about it: figures, dates, units and times (:func:`compare`),
+quantifiers, certainty, names and roles. The verifier asks them of the windows closest to the claim."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ragaudit._certainty import closest_clause, concludes, hedges_what_is_stated, keeps_hedge
+from ragaudit._identity import identity_swap
+from ragaudit._roles import name_swap, role_swap
+from ragaudit._scope import quantifiers_clash, restricted, table_exception
+from ragaudit._slot_data import Quantity
+from ragaudit._verifier_model import VerifierModel
+from ragaudit._windows import Window
+from ragaudit.align import Alignment, SourceIndex
+from ragaudit.matching import Mismatch, compare
+from ragaudit.slots import Slots, extract
+
+
+def window_mismatches(
+    model: VerifierModel,
+    claim: Slots,
+    alignment: Alignment,
+    window: Window,
+    pool: list[Any],
+    all_text: str,
+    given: Slots | None,
+    index: SourceIndex,
+    established: Sequence[Quantity] = (),
+) -> list[Mismatch]:
+    """Every slot and cue on which ``claim`` disagrees with ``window``, a window about the same thing."""
+    theirs = extract(window.text)
+    found = compare(
+        claim,
+        theirs,
+        pool,
+        given.quantities if given else (),
+        texts=(alignment.claim.text, window.text),
+        established=established,
+    )
+    shared = claim.stems & theirs.stems
+    if quantifiers_clash(claim.quantified, theirs.quantified) and (window.similarity >= model.about_similarity):
+        found.append(
+            Mismatch(
+                "quantifier",
+                f"'{'/'.join(sorted(claim.quantifiers))}' where the source says "
+                f"'{'/'.join(sorted(theirs.quantifiers))}'",
+            )
+        )
+    text = alignment.claim.text
+    clause, near = closest_clause(claim, window.text)
+    if not keeps_hedge(text) and (
+        (near.hedge_word and claim.certain and not claim.hedge_word and hedges_what_is_stated(claim, clause, text))
+        or (near.unknown and (claim.causal or concludes(text)) and not (claim.hedged or claim.unknown))
+    ):
+        found.append(Mismatch("modality", "a certain statement where the source only hedges or leaves it open"))
+    similar = window.similarity >= model.about_similarity
+    related = window.word_coverage >= 0.6 and similar and len(shared) >= 3
+    swap = name_swap(claim, theirs, alignment.claim.text, window.text, all_text, related=related)
+    if swap:
+        found.append(Mismatch("name", swap))
+    passage = index.by_id[window.source_id].text
+    texts, said = tuple(s.text for s in index.sources), alignment.claim.text
+    scope = restricted(said, window.text) or table_exception(said, passage)
+    if scope:
+        found.append(Mismatch("quantifier", scope))
+    roles = role_swap(said, window.text, texts, passage=passage) or identity_swap(said, texts)
+    if roles:
+        found.append(Mismatch("role", roles))
+    return found
