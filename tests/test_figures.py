@@ -26,7 +26,8 @@ VALUES = st.one_of(
 def _quantities(draw: st.DrawFn) -> Quantity:
     raw = draw(VALUES)
     dimension = draw(st.sampled_from(DIMENSIONS))
-    factor = draw(st.sampled_from([1.0, 60.0, 1000.0])) if dimension else 1.0
+    # A percentage's base unit is the percent itself (as in the lexicon); other units scale.
+    factor = draw(st.sampled_from([1.0, 60.0, 1000.0])) if dimension not in (None, "percent") else 1.0
     return Quantity(raw * factor, raw, dimension, draw(st.booleans()), 0, 1, f"{raw:g}")
 
 

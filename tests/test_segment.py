@@ -353,3 +353,15 @@ def test_what_a_contract_covers_stays_a_claim(claim: str) -> None:
 
 def test_nobody_can_say_frames_the_answer() -> None:
     assert [c.text for c in segment("Nobody can say for sure. The fund fell by 4%.").claims] == ["The fund fell by 4%."]
+
+
+@pytest.mark.parametrize(
+    "opening", ["Possibly, but it hasn't been established.", "Perhaps.", "Maybe, but that isn't clear yet."]
+)
+def test_a_hedged_yes_or_no_frames_the_answer(opening: str) -> None:
+    claims = segment(f"{opening} The new meter reads 2% high at low flow.").claims
+    assert [c.text for c in claims] == ["The new meter reads 2% high at low flow."]
+
+
+def test_a_hedged_opening_with_content_stays_a_claim() -> None:
+    assert [c.text for c in segment("Possibly the valve failed.").claims] == ["Possibly the valve failed."]

@@ -52,7 +52,9 @@ def supported(claim: str, source: str, given: str = "") -> bool:
     ("text", "expected"),
     [
         ("chunks of 8 MB to 64 GB", [("8 MB", "data"), ("64 GB", "data")]),
-        ("about 52 gigawatt-hours a year", [("52 gigawatt-hours", "energy"), ("a year", "time")]),
+        # A rate's period is no length of time of its own (as "£95 a month" has none).
+        ("about 52 gigawatt-hours a year", [("52 gigawatt-hours", "energy")]),
+        ("cooled below 8 °C within an hour", [("8 °C", "temperature"), ("an hour", "time")]),
         ("averaging 51.2 miles per hour", [("51.2 miles per hour", "speed")]),
         ("a record of 2:07:45", [("2:07:45", "time")]),
         ("two hours, seven minutes and 45 seconds", [("two hours, seven minutes and 45 seconds", "time")]),
@@ -74,7 +76,7 @@ def supported(claim: str, source: str, given: str = "") -> bool:
         ("two and a half man-hours", [("two and a half man-hours", "labour")]),
         ("bake at 200 degree C", [("200 degree C", "temperature")]),
         ("a 4G or 5G signal", [("4", None), ("5", None)]),
-        ("5 GB a month", [("5 GB", "data"), ("a month", "time")]),
+        ("5 GB a month", [("5 GB", "data")]),  # an allowance; its period is no length of its own
     ],
 )
 def test_figures_are_read_with_their_units(text: str, expected: list[tuple[str, str | None]]) -> None:

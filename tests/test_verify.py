@@ -698,3 +698,99 @@ def test_a_clause_that_continues_the_one_before_is_read_in_its_context(second: s
     report = ragaudit.audit(f"The committee limits lay summaries to 300 words, and {second}.", [source])
     assert report.label == label
     assert report.claims[0].status == "supported"
+
+
+@pytest.mark.parametrize(
+    ("rating", "label"),
+    [("1.6 MVA", "faithful"), ("1,600 kVA", "faithful"), ("1,600 kW", "hallucinated"), ("1.6 kVA", "hallucinated")],
+)
+def test_apparent_power_converts_within_itself_and_never_to_watts(rating: str, label: str) -> None:
+    source = "Substation B: two 1,600 kVA transformers, each with an oil containment bund, inspected every April."
+    assert ragaudit.audit(f"Substation B has two {rating} transformers.", [source]).label == label
+
+
+@pytest.mark.parametrize(
+    ("threshold", "label"),
+    [("30 µg/L", "faithful"), ("0.03 mg/L", "faithful"), ("30 mg/L", "hallucinated"), ("30 nmol/L", "hallucinated")],
+)
+def test_concentrations_convert_by_mass_or_by_amount_never_across(threshold: str, label: str) -> None:
+    source = (
+        "Iron studies: ferritin below 30 µg/L indicates iron deficiency in adults; repeat after 8 weeks of treatment."
+    )
+    answer = f"In adults, a ferritin result under {threshold} points to iron deficiency."
+    assert ragaudit.audit(answer, [source]).label == label
+
+
+def test_a_rates_period_is_no_length_of_its_own() -> None:
+    source = "Supply schedule, Greywell Dairy. Annual quantity: 52,000 litres of whole milk, delivered weekly."
+    assert ragaudit.audit("Greywell takes 52,000 litres of whole milk a year.", [source]).label == "faithful"
+
+
+@pytest.mark.parametrize(
+    ("source", "label"),
+    [
+        # The window's one month sits in another clause than its date: 10 May follows from nothing.
+        (
+            "Cancel before 10 April 2026 for a full refund; otherwise the standard one-month notice applies.",
+            "hallucinated",
+        ),
+        ("Refund requests close one month after 10 April 2026, the course start date.", "faithful"),
+    ],
+)
+def test_a_date_is_derived_only_from_a_length_beside_its_date(source: str, label: str) -> None:
+    answer = "You can get a full refund if you ask before 10 May."
+    assert ragaudit.audit(answer, [source]).label == label
+
+
+@pytest.mark.parametrize(
+    ("reason", "label"),
+    [
+        # The reason is the source's, in other words: advice read from a rule.
+        ("because letters posted after that still go to your old address", "faithful"),
+        # A reason no source gives.
+        ("because the practice audits its patient list every month", "hallucinated"),
+    ],
+)
+def test_advice_justified_by_a_stated_reason_keeps_that_reason(reason: str, label: str) -> None:
+    source = (
+        "Moving house: patients must tell the surgery their new address within 14 days; correspondence sent "
+        "after that date goes to the address on file."
+    )
+    answer = f"If you move, let the surgery know your new address within 14 days, {reason}."
+    assert ragaudit.audit(answer, [source]).label == label
+
+
+def test_a_second_thing_is_no_second_of_time() -> None:
+    source = "Repair policy: where the first repair fails, the retailer arranges another repair or a replacement."
+    report = ragaudit.audit(
+        "If the first repair fails, the retailer will arrange a second repair or a replacement.", [source]
+    )
+    assert report.label == "faithful"
+
+
+@pytest.mark.parametrize(("total", "label"), [("£1,005", "faithful"), ("£1,050", "hallucinated")])
+def test_a_total_may_add_the_claims_own_figure_to_earlier_ones(total: str, label: str) -> None:
+    source = "Flat 4, monthly: rent £840; service charge £95; a parking space can be added for £70 a month."
+    answer = (
+        f"The rent is £840 a month and the service charge £95. With a parking space at £70, the monthly total "
+        f"would be {total}."
+    )
+    assert ragaudit.audit(answer, [source]).label == label
+
+
+@pytest.mark.parametrize(
+    ("claim", "label"),
+    [
+        ("The club rules say no visitors are allowed in the changing rooms.", "faithful"),
+        ("The club rules say visitors are allowed in the changing rooms.", "hallucinated"),
+    ],
+)
+def test_a_reported_denial_is_a_denial(claim: str, label: str) -> None:
+    source = "Club rules, section 3. Visitors are not allowed in the changing rooms at any time."
+    assert ragaudit.audit(claim, [source]).label == label
+
+
+def test_what_can_be_done_clashes_with_what_cannot_be_accepted() -> None:
+    source = "Print room. Colour jobs cannot be accepted on the basement printer, which holds black toner only."
+    assert ragaudit.audit("Colour jobs can also be done on the basement printer.", [source]).label == "hallucinated"
+    assert ragaudit.audit("Colour jobs can't be done on the basement printer.", [source]).label == "faithful"

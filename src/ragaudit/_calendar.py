@@ -51,6 +51,23 @@ def date_derived(d: Date, known: Sequence[Date], lengths: Sequence[Quantity]) ->
     return False
 
 
+DATE_REACH = 60
+_CLAUSE_ENDS = frozenset(";.!?\n")
+"""Characters between a passage's length of time and its date for the two to make a derived date."""
+
+
+def beside_dates(text: str, quantities: Sequence[Quantity], dates: Sequence[Date]) -> list[Quantity]:
+    """The lengths of time in ``text`` (read into ``quantities`` and ``dates``) that sit beside one of its dates,
+    in the same clause: "one month after 10 September" gives 10 October, but "before 15 February; otherwise
+    one month's notice applies" gives no 15 March."""
+
+    def beside(q: Quantity, d: Date) -> bool:
+        lo, hi = min(q.start, d.start), max(q.start, d.start)
+        return hi - lo <= DATE_REACH and not any(c in _CLAUSE_ENDS for c in text[lo:hi])
+
+    return [q for q in quantities if q.dimension == "time" and any(beside(q, d) for d in dates[:MAX_DATES])]
+
+
 def in_date(q: Quantity, dates: Sequence[Date]) -> bool:
     """Whether ``q`` is the day or year of one of ``dates``."""
     return any(d.start <= q.start < d.end for d in dates)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from ragaudit._slot_data import (
     CAUSAL,
@@ -265,6 +265,34 @@ def reasons_from_rule(claim_text: str) -> bool:
         return False
     effect, cause = sides
     return bool(_CONSEQUENCE_RE.search(effect)) or bool(_RULE_EFFECT_RE.search(effect) and _CASE_STATE_RE.search(cause))
+
+
+# An instruction to the reader, after any condition that opens it ("If Hatchwell is your registered office,
+# update …"): the verbs of advice, in the imperative.
+_INSTRUCTION_RE = re.compile(
+    r"\s*+(?:(?:if|when|where|once|before|after|unless|for)\b[^,]{1,160},\s*+)?(?:please\s++)?(?:(?:do\s++not|don't|"
+    r"don’t|never|always)\s++)?(?:take|write|update|bring|keep|book|call|phone|ring|check|ask|send|submit|give|make|"
+    r"avoid|remove|return|register|apply|pay|use|tell|contact|arrive|wear|leave|clear|hand|fill|sign|email|order|"
+    r"cancel|notify|plan|report|store|label|put|get|allow|include|provide|attach|complete|read|follow|try|consider|"
+    r"wait|stop|save|turn|switch|open|close|collect|change|move|mark|record|list|let|expect|aim)\b",
+    re.IGNORECASE,
+)
+_ADVICE_REASON_SHARE = 0.2
+"""Share of the reason's content words (and at least one) a passage must state for advice justified by it to
+keep that reason: a reason told in other words ("post goes back to the sender" for "mail will be returned to
+sender") shares few, an invented one ("because parking fills up") none."""
+
+
+def advice_reason_told(claim_text: str, window_texts: Sequence[str]) -> bool:
+    """Whether the claim is advice ("update Companies House within 30 days") justified by a reason one passage
+    states ("because post arriving after that goes back to the sender"): the link is the answer's reading of a
+    rule, not a causal link between events; the advice's own words are checked as any claim's."""
+    sides = causal_sides(claim_text)
+    if sides is None or _REASON_CUE_RE.search(claim_text) is None or not _INSTRUCTION_RE.match(sides[0]):
+        return False
+    reason = extract(sides[1]).stems
+    shared = (len(reason & extract(text).stems) for text in window_texts)
+    return bool(reason) and any(n and n >= _ADVICE_REASON_SHARE * len(reason) for n in shared)
 
 
 _CITED_REASON_RE = re.compile(

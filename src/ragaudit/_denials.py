@@ -7,7 +7,7 @@ import math
 import re
 
 from ragaudit._polarity import denied_proposition, kinds_asserted, predicate_kind
-from ragaudit._slot_data import INSTRUMENTAL_VERBS
+from ragaudit._slot_data import INSTRUMENTAL_VERBS, NEGATIONS
 from ragaudit._text import stem
 from ragaudit.slots import MAX_CHARS, Slots, extract
 
@@ -17,6 +17,9 @@ _VERBAL_DENIAL_RE = re.compile(
 )
 """A verb denied ("you do not need to claim"), not a thing ("no tiles", "not a substantial limit")."""
 _CONTRAST_RE = re.compile(r",\s(?=(?:while|whereas|but|except)\s)")
+
+
+_DENIAL_STEMS = frozenset(stem(w) for w in NEGATIONS)
 
 
 def polarity_clash(
@@ -82,7 +85,7 @@ def _denied_in_other_words(denied: Slots, claim: Slots, asserted: frozenset[str]
     """The predicate ``denied`` denies that the claim asserts in another word of its kind, holding every other
     word of what is denied ("not refundable" against "you get … back")."""
     for head in sorted(denied.negated_heads):
-        rest = denied.stems - {head}
+        rest = denied.stems - {head} - _DENIAL_STEMS  # "cannot" is the denial, not a word of what is denied
         if predicate_kind(head) in asserted and len(rest) >= 2 and rest <= claim.stems:
             return head
     return None

@@ -65,10 +65,14 @@ class FigurePool(list[Quantity]):
     """The quantities of a request's sources, in order (a list, not to be changed once built), with
     an index by value: :meth:`candidates` gives those a figure could match."""
 
-    def __init__(self, quantities: Iterable[Quantity] = (), dated: Iterable[Quantity] = ()) -> None:
-        """``dated``: those of ``quantities`` that are a date's day or year (no measure is stated by one)."""
+    def __init__(
+        self, quantities: Iterable[Quantity] = (), dated: Iterable[Quantity] = (), date_lengths: Iterable[Quantity] = ()
+    ) -> None:
+        """``dated``: those of ``quantities`` that are a date's day or year (no measure is stated by one);
+        ``date_lengths``: the lengths of time that sit beside a date of their passage (operands of a derived date)."""
         super().__init__(quantities)
         self.dated = frozenset(id(q) for q in dated)
+        self.date_lengths = list(date_lengths)
         dims: dict[str, list[tuple[float, Quantity]]] = {}
         for p in self:
             if p.dimension:

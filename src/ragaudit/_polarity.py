@@ -52,9 +52,14 @@ def read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
         if lower == "no" and (
             nxt in ("later", "earlier", "sooner", "more", "less", "fewer", "longer", "than")
             or nxt in ("frills", "nonsense", "fuss", "doubt", "matter", "wonder")
-            or prev in ("say", "says", "said")
+            or (
+                prev in ("say", "says", "said")
+                and (nxt == "to" or not text[tokens[i][3] : tokens[i][3] + 8].lstrip()[:1].isalnum())
+            )
         ):
-            continue  # "no later than" is a bound, "no-frills" a kind and "say no" a refusal, not a denial
+            # "no later than" is a bound, "no-frills" a kind and "say no (to it)" a refusal, not a denial ("says no
+            # pets are allowed" reports one).
+            continue
         if raw == "None" and i:
             continue  # a programming language's null ("base_url=None"), not a denial
         if lower == "not" and nxt in ("just", "only", "merely", "simply"):
@@ -131,9 +136,11 @@ def _noun_head(tokens: list[tuple[str, str, int, int]], i: int) -> str:
 
 # Predicates that say one thing in several words: a source denying one ("is not refundable") is denied by a
 # claim asserting another of its kind ("you'll get it back"). Permission ("can", "may") is left out: too
-# many sentences say what one can do for a denial nearby to be about them.
+# many sentences say what one can do for a denial nearby to be about them; but a thing that "can be done" is
+# one the claim says is accepted, and the denial must hold every other word of the claim's to clash.
 _KINDS = {
-    "permission": r"allow(?:s|ed)?|permit(?:s|ted)?|eligible|entitled|qualif(?:y|ies|ied)|available|accept(?:s|ed)?",
+    "permission": r"allow(?:s|ed)?|permit(?:s|ted)?|eligible|entitled|qualif(?:y|ies|ied)|available|accept(?:s|ed)?|"
+    r"can\ (?:also\ |still\ )?be\ (?:done|added|run|processed|carried\ out)",
     "requirement": r"requir(?:e|es|ed)|must|needs?\ to|needed|ha(?:s|ve|d)\ to|obliged|compulsory|mandatory",
     "refund": r"refund(?:s|ed|able)?|repa(?:id|y|ys)|reimburs(?:e|es|ed)|get\ (?:\w+\ ){0,4}?back|money\ back",
     "counting": r"counts?|counted|comes?\ out\ of|deducted\ from",

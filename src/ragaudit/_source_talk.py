@@ -115,11 +115,14 @@ FRAMING_RE = re.compile(
               definitively|with\ certainty))?+
          |(?:nobody|no\ one|no-one)\ (?:can|could)\ (?:say|tell|know)(?:\ (?:for\ sure|yet|for\ certain|with\ certainty))?+
          |(?:it|that)\ (?:depends|varies)(?:\ on\ (?:the\ (?:details|circumstances|case)|your\ circumstances))?+
-         |not\ (?:necessarily|always|quite|exactly|yet))[.!]?""",
+         |not\ (?:necessarily|always|quite|exactly|yet)
+         |(?:possibly|perhaps|maybe|potentially)(?:,?\ but\ (?:it|that|this)\ (?:hasn't|hasn’t|has\ not|isn't|isn’t|is\ not)
+              \ (?:been\ )?(?:established|confirmed|proven|proved|shown|certain|clear)(?:\ yet)?)?+)[.!]?""",
     re.IGNORECASE | re.VERBOSE,
 )
 """A sentence that frames the answer and states nothing ("It's too early to say for sure.", "It depends."):
-what follows carries the claims."""
+what follows carries the claims; "Possibly, but it hasn't been established." answers a yes-or-no question
+with what the claims after it show."""
 _NOTE_HEAD_RE = re.compile(r"[^:]{10,200}?:(?=\s++\S)")
 _CLAIM_BEFORE_RE = re.compile(r",\s(?:and|but|while|whereas|yet)\s|;\s")
 _LONG_NOTE = 200

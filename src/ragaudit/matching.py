@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, combinations
 
-from ragaudit._calendar import date_derived, in_date, same_date
+from ragaudit._calendar import beside_dates, date_derived, in_date, same_date
 from ragaudit._certainty import modality_clash as modality_clash
 from ragaudit._figure_context import same_things
 from ragaudit._figures import FigurePool, first, first_figures, leading, reach, within
@@ -341,7 +341,7 @@ def compare(
         if len(rivals) == 1:
             found.append(Mismatch("number", f"{_fmt(derived[0])} where the source has {_fmt(rivals[0])}"))
     # A date worked out from one the window states ("one month after 10 September") is no slip of it.
-    lengths = [*window.quantities, *claim.quantities, *given]
+    lengths = [*(beside_dates(texts[1], window.quantities, window.dates) if texts else []), *claim.quantities, *given]
     found += date_slips([d for d in claim.dates if not date_derived(d, window.dates, lengths)], window.dates)
     if claim.times and window.times and not claim.times & window.times:
         found.append(Mismatch("time", "a different time of day than the source"))

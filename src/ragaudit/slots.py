@@ -71,7 +71,7 @@ def extract(text: str) -> Slots:
     read_polarity(text[:MAX_CHARS], tokens, slots)
     slots.question = text.rstrip().endswith("?")
     _read_names(text, tokens, slots)
-    _read_numbers(tokens, slots)
+    _read_numbers(text, tokens, slots)
     slots.quantities = share_range_units(
         text,
         join_durations(
@@ -141,9 +141,46 @@ def _read_names(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots
 _FRACTIONS = frozenset({"half", "quarter", "three-quarters", "three-quarter"})
 _BYTE_RATES = {"kb/s": "kilobytes per second", "mb/s": "megabytes per second", "gb/s": "gigabytes per second"}
 _PER = ("per", "a", "an")
+_AFTER_A_SECOND = ("or", "and", "of", "to", "later", "longer", "earlier", "before", "after", "per", "each")
+"""Words after "a second" that keep it a length of time ("a second or two"), not the ordinal."""
 _COMPOUND = {"length": "speed", "data": "data_rate", "volume": "flow"}
 """Dimensions that, per second, minute or hour, make another ("18 nautical miles an hour" is 18 knots;
 "5 GB a month" stays an allowance)."""
+
+
+_TIME_PREPOSITIONS = frozenset(
+    {
+        "within",
+        "for",
+        "in",
+        "after",
+        "before",
+        "over",
+        "by",
+        "under",
+        "than",
+        "to",
+        "at",
+        "from",
+        "until",
+        "per",
+        "every",
+    }
+)
+"""Words that make the "an hour" after a measure a length of its own ("below 8 °C within an hour")."""
+_RATE_REACH = 30
+"""Characters from a measure to the "a year" that makes it a rate ("52,000 litres of whole milk a year")."""
+
+
+def _rate_of(text: str, slots: Slots, start: int) -> bool:
+    """Whether "a"/"an" at ``start`` opens the period of a rate whose measure came just before it in its clause
+    ("1,800 kg a year", "52,000 litres of milk a year"): the period is no length of time of its own."""
+    last = slots.quantities[-1] if slots.quantities else None
+    if last is None or last.dimension in (None, "time") or not 0 <= start - last.end <= _RATE_REACH:
+        return False
+    between = text[last.end : start]
+    words = set(between.lower().split())
+    return not (words & _TIME_PREPOSITIONS) and not any(c in ",;:.()" or c.isdigit() for c in between)
 
 
 def _unit_at(tokens: list[tuple[str, str, int, int]], j: int) -> tuple[str | None, int]:
@@ -181,7 +218,7 @@ def _unit_at(tokens: list[tuple[str, str, int, int]], j: int) -> tuple[str | Non
     return None, 0
 
 
-def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None:
+def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots) -> None:
     i = 0
     n = len(tokens)
     while i < n:
@@ -251,8 +288,15 @@ def _read_numbers(tokens: list[tuple[str, str, int, int]], slots: Slots) -> None
             if lower in ("a", "an") and (i == 0 or tokens[i - 1][1].lower() not in _FRACTIONS):
                 # "an hour", "a day": a unit with an article counts as one.
                 article_unit, _ = _unit_at(tokens, i + 1)
-                if article_unit and lex.UNITS[article_unit][0] == "time":
-                    value = 1.0
+                after_unit = tokens[i + 2][1].lower() if i + 2 < n and tokens[i + 2][0] == "word" else ""
+                ordinal = article_unit == "second" and after_unit not in ("", *_AFTER_A_SECOND)
+                if (
+                    article_unit
+                    and lex.UNITS[article_unit][0] == "time"
+                    and not ordinal
+                    and not _rate_of(text, slots, start)
+                ):
+                    value = 1.0  # (not "a second sample", where "second" counts the samples)
         if value is None and kind == "word" and lower in lex.ORDINALS and i + 1 < n:
             period = _period(tokens, i, i + 1, 0.0)
             if period is not None:

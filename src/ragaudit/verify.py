@@ -26,8 +26,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ragaudit._budget import EmbeddingBudget
-from ragaudit._calendar import date_derived, in_date, same_date, unstated_dates
+from ragaudit._calendar import beside_dates, date_derived, in_date, same_date, unstated_dates
 from ragaudit._certainty import (
+    advice_reason_told,
     cites_reason,
     plain_statement,
     reasons_from_rule,
@@ -153,9 +154,15 @@ class Verifier:
         given = extract(question) if question else None
         # Indexed by value: each claim's figures look up the few near them (issue 11).
         read = [extract(s.text) for s in index.sources] + ([given] if given else [])
+        read_texts = [s.text for s in index.sources] + ([question] if question else [])
         pool = FigurePool(
             [q for slots in read for q in slots.quantities],
             [q for slots in read for q in slots.quantities if in_date(q, slots.dates)],
+            [
+                q
+                for text, slots in zip(read_texts, read, strict=True)
+                for q in beside_dates(text, slots.quantities, slots.dates)
+            ],
         )
         known_text = f"{all_text}\n{question}" if question else all_text
         # What the answer has established so far (its supported claims' figures and words): a later clause
@@ -181,13 +188,14 @@ class Verifier:
                 continue
             near = range(max(0, i - _ESTABLISHED), min(len(figures), i + _ESTABLISHED + 1))
             items = [q for j in near if j != i and results[j].status == "supported" for q in figures[j]]
-            totals = [q for q in figures[i][:_ESTABLISHED] if itemised_total(q, items)]
+            # The claim's own other figures are items too ("with £95 a month for the fibre, the bill would be £2,605").
+            totals = [q for q in figures[i][:_ESTABLISHED] if itemised_total(q, [*items, *figures[i][:_ESTABLISHED]])]
             if totals:
                 again = self._one(
                     a,
                     index,
                     claim_vectors[i],
-                    FigurePool([*pool, *totals], [q for q in pool if id(q) in pool.dated]),
+                    FigurePool([*pool, *totals], [q for q in pool if id(q) in pool.dated], pool.date_lengths),
                     all_text,
                     novelty,
                     given,
@@ -273,7 +281,9 @@ class Verifier:
         # paraphrased ("let us know by 10 October" against "tell us by 10 September").
         stated = [d for s in index.sources for d in extract(s.text).dates] if claim.dates and self.detectors else []
         stated += given.dates if given else []
-        slipped = unstated_dates(claim.dates, stated, [*pool, *claim.quantities, *earlier[0]]) if stated else []
+        slipped = (
+            unstated_dates(claim.dates, stated, [*pool.date_lengths, *claim.quantities, *earlier[0]]) if stated else []
+        )
         for window in windows[:1] if slipped else ():
             found = date_slips(slipped, extract(window.text).dates)
             if found:
@@ -384,6 +394,9 @@ class Verifier:
             and not any(tells_link(alignment.claim.text, w.text) for w in [*about[:3], *windows[:2]])
             and not any(sides_told(alignment.claim.text, w.text) for w in [*about[:3], *windows[:2]])
             and not reasons_from_rule(alignment.claim.text)
+            and not advice_reason_told(
+                alignment.claim.text, [w.text for w in dict.fromkeys([*about[:3], *windows[:3]])]
+            )
         ):
             return PairResult(
                 "unsupported", max(p, 0.7), "causal", "no source states this causal link", windows, [], feats

@@ -155,8 +155,9 @@ _MEASURES = {stem(name): str(u["names"][0]) for u in LEXICON["units"] for name i
 def _measure_after(terms: list[Term], number: str) -> str | None:
     for i, t in enumerate(terms):
         if t.key == number:
-            following = [u for u in terms[i + 1 : i + 3] if u.kind == "word"]
-            if following and following[0].key in _MEASURES:
+            # The unit right after the number: in "two 1.6 MVA transformers", "MVA" is the 1.6's, not the two's.
+            following = terms[i + 1 : i + 2]
+            if following and following[0].kind == "word" and following[0].key in _MEASURES:
                 return _MEASURES[following[0].key]
     return None
 
