@@ -290,6 +290,28 @@ def test_correct_synthesis_across_rows_stays_supported() -> None:
     assert all(c.status != "synthesis_error" for c in report.claims)
 
 
+KILNS = [
+    {
+        "id": "S1",
+        "text": "Studio kilns\n\n| Kiln | Code | Capacity | Top temperature |\n|---|---|---|---|\n"
+        "| Front kiln | K-1 | 120 litres | 1,300 °C |\n| Back kiln | K-2 | 95 litres | 1,260 °C |\n"
+        "| Test kiln | K-3 | 30 litres | 1,280 °C |\n\nFirings above 1,000 °C must be booked with the technician.",
+    }
+]
+
+
+def test_figures_listed_after_several_named_rows_go_to_them_in_turn() -> None:
+    report = audit("The kilns K-1 to K-3 hold 120, 95 and 30 litres.", KILNS)
+    assert all(c.status != "synthesis_error" for c in report.claims)
+    # One row named, another row's figure: still an error.
+    assert [c.status for c in audit("The test kiln, K-3, holds 95 litres.", KILNS).claims] == ["synthesis_error"]
+
+
+def test_a_note_after_a_table_belongs_to_no_row() -> None:
+    report = audit("Firing the front kiln above 1,000 °C has to be booked with the technician.", KILNS)
+    assert all(c.status != "synthesis_error" for c in report.claims)
+
+
 def test_a_word_from_another_list_item_is_a_synthesis_error() -> None:
     results = [
         {

@@ -794,3 +794,36 @@ def test_what_can_be_done_clashes_with_what_cannot_be_accepted() -> None:
     source = "Print room. Colour jobs cannot be accepted on the basement printer, which holds black toner only."
     assert ragaudit.audit("Colour jobs can also be done on the basement printer.", [source]).label == "hallucinated"
     assert ragaudit.audit("Colour jobs can't be done on the basement printer.", [source]).label == "faithful"
+
+
+@pytest.mark.parametrize(
+    ("days", "label"), [("from the earlier 20 days", "faithful"), ("from the earlier 25 days", "hallucinated")]
+)
+def test_working_days_once_said_may_be_left_out(days: str, label: str) -> None:
+    source = "Tender rules, amendment 2. The clarification window is extended from 20 to 30 working days."
+    answer = f"Bidders now have 30 working days to ask for clarification; amendment 2 extended this {days}."
+    assert ragaudit.audit(answer, [source]).label == label
+
+
+@pytest.mark.parametrize(
+    ("reason", "label"),
+    [
+        # The source's reason, with a hedge of its own inside it.
+        ("because heavy rain could flood the pitch on Saturday", "faithful"),
+        # Another reason, with a hedge inside it: the link itself is stated as fact.
+        ("because the club wanted to avoid storms that could close the coast road", "hallucinated"),
+    ],
+)
+def test_a_hedge_inside_a_cause_does_not_hedge_the_link(reason: str, label: str) -> None:
+    sources = [
+        "Fixtures update. The Harbour Cup final moves from Saturday to Sunday 14 May: the forecast heavy rain "
+        "could flood the pitch on Saturday, the groundsman says.",
+        "Highways notice. The coast road may close in storms; check before travelling.",
+    ]
+    answer = f"The Harbour Cup final was moved to Sunday 14 May {reason}."
+    assert ragaudit.audit(answer, sources).label == label
+
+
+def test_what_a_rise_is_to_pay_for_is_a_cause() -> None:
+    assert extract("The rise is to pay for the new pontoon.").causal
+    assert not extract("The rise is £2 a night for the new pontoon.").causal

@@ -226,6 +226,13 @@ def causal_sides(text: str) -> tuple[str, str] | None:
     return text[clause:start], text[end:]
 
 
+def hedges_link(claim: Slots, claim_text: str) -> bool:
+    """Whether the claim hedges its causal link ("probably because", "may be due to"), not just a word of its
+    cause ("…, because the orchestra wanted to arrive before high winds *could* close the ferry")."""
+    sides = causal_sides(claim_text)
+    return claim.hedged and (sides is None or extract(sides[0]).hedged)
+
+
 def sides_told(claim_text: str, window_text: str, share: float = 0.6) -> bool:
     """Whether one window holds most of the words on both sides of the claim's causal cue."""
     sides = causal_sides(claim_text)

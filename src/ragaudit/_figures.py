@@ -12,12 +12,15 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from itertools import combinations, islice
 
 from ragaudit._slot_data import MONEY
-from ragaudit.slots import Quantity
+from ragaudit.slots import Quantity, Slots
 
-__all__ = ["FigurePool", "close", "first", "itemised_total", "leading", "reach", "within"]
+__all__ = ["FigurePool", "close", "first", "itemised_total", "leading", "reach", "within", "working_days_read"]
+
+_DAY = 86_400.0
 
 
 def reach(a: float, approx: bool) -> float:
@@ -157,3 +160,30 @@ def itemised_total(q: Quantity, figures: Sequence[Quantity]) -> bool:
         for size in range(2, min(_TERMS, len(values)) + 1)
         for terms in combinations(values, size)
     )
+
+
+_WORKING_STEMS = frozenset({"busi", "work", "workday"})
+"""Stems that make an answer's days working days ("15 business days … from the original 10 days")."""
+
+
+def working_days_read(claim: Slots, pool: FigurePool, said: frozenset[str]) -> Slots:
+    """``claim`` with its days read as working days where the answer has spoken of working days and the
+    sources state that many working days but not that many days ("raised this from the original 10 days"
+    after "15 business days", for "from 10 to 15 business days"): the word left out once said."""
+    if not _WORKING_STEMS & (claim.stems | said):
+        return claim
+    working = {p.raw for p in pool if p.dimension == "working_time"}
+
+    def read(q: Quantity) -> Quantity:
+        days = (
+            q.dimension == "time"
+            and q.raw in working
+            and "day" in q.text.lower()
+            and math.isclose(q.value, q.raw * _DAY)
+        )
+        if not days or any(p.dimension == "time" and math.isclose(p.value, q.value) for p in pool.candidates(q)):
+            return q
+        return replace(q, value=q.raw, dimension="working_time")
+
+    quantities = [read(q) for q in claim.quantities]
+    return claim if quantities == claim.quantities else replace(claim, quantities=quantities)

@@ -30,6 +30,7 @@ from ragaudit._calendar import beside_dates, date_derived, in_date, same_date, u
 from ragaudit._certainty import (
     advice_reason_told,
     cites_reason,
+    hedges_link,
     plain_statement,
     reasons_from_rule,
     sides_told,
@@ -38,7 +39,7 @@ from ragaudit._certainty import (
 )
 from ragaudit._denials import forbidden_things, polarity_clash
 from ragaudit._figure_context import about_the_same_figure
-from ragaudit._figures import FigurePool, itemised_total
+from ragaudit._figures import FigurePool, itemised_total, working_days_read
 from ragaudit._mentions import counts_list, novel_literals, novel_name, refers_back
 from ragaudit._slot_data import MONEY, WORKING_OUT, Quantity
 from ragaudit._text import LIGHT_WORDS, stem
@@ -244,7 +245,7 @@ class Verifier:
         earlier: tuple[Sequence[Quantity], frozenset[str]] = ((), frozenset()),
     ) -> PairResult:
         model = self.model
-        claim = extract(alignment.claim.text)
+        claim = working_days_read(extract(alignment.claim.text), pool, earlier[1])
         windows = candidate_windows(alignment, index, vector, embedded=embedded)
         if not windows or not alignment.keys:
             return PairResult(
@@ -388,7 +389,7 @@ class Verifier:
         if (
             self.detectors
             and claim.causal
-            and not claim.hedged
+            and not hedges_link(claim, alignment.claim.text)
             and not cites_reason(alignment.claim.text)
             and max(w.word_coverage for w in windows) < 0.75
             and not any(tells_link(alignment.claim.text, w.text) for w in [*about[:3], *windows[:2]])

@@ -65,13 +65,17 @@ def records(index: SourceIndex) -> list[Record]:
                     previous_item = True
                     continue  # the header row names the columns, not an entity
             current.append(unit)
-        elif current and same_source and not unit.text.lstrip().startswith("|"):
-            current.append(unit)  # a list item's further sentences
+        elif current and same_source and not unit.text.lstrip().startswith("|") and not _row(current[0]):
+            current.append(unit)  # a list item's further sentences (a table's notes after it are no row's)
         else:
             close()
         previous_item = item or (previous_item and same_source and bool(current))
     close()
     return out
+
+
+def _row(unit: Unit) -> bool:
+    return unit.text.lstrip().startswith("|")
 
 
 def _plain(text: str) -> str:
@@ -169,9 +173,14 @@ def find_synthesis_error(claim_text: str, context: str, offset: int, index: Sour
         return holders[0] if len(holders) == 1 else None
 
     claim_values = [(v, offset + v.start) for v in values(claim_text, years=True)]
+    # Values listed after several named rows go to them in turn ("cases TP-1 to TP-4, weighing 96, 84, 71 and
+    # 60 kg"): none is the last-named row's alone.
     for value, position in claim_values:
         if value.kind == "clock":
             continue  # opening hours and timetables list many times per row
+        named_before = {n for p, n in names if p < position} | {f"row {r[0]}" for r in rows if r[1] <= position}
+        if _in_turn(claim_text, value, named_before):
+            continue
         own = subject_at(position)
         if own is None:
             continue
@@ -211,6 +220,16 @@ def find_synthesis_error(claim_text: str, context: str, offset: int, index: Sour
         if having:
             return _error(claim_text[term.start : nxt.end], record, having[0], index)
     return _prose_error(claim_text, context, offset, index, unit_texts)
+
+
+_LIST_GAP_RE = re.compile(r"\d\s*+(?:,\s*+(?:and\s++|or\s++)?|and\s++|or\s++)\d")
+
+
+def _in_turn(text: str, value: Value, named_before: set[str]) -> bool:
+    """Whether ``value`` is one of a list of figures ("96, 84, 71 and 60 kg") after several named subjects
+    ("cases TP-1 to TP-4, weighing …"): the figures go to them in turn, none to the last-named alone."""
+    around = text[max(0, value.start - 12) : value.start + len(value.text) + 12]
+    return len(named_before) >= 2 and _LIST_GAP_RE.search(around) is not None
 
 
 def _rows_named(context: str, recs: list[Record]) -> list[tuple[int, int, bool]]:
@@ -317,7 +336,7 @@ def _prose_error(
         if value.kind == "clock":
             continue
         before = [n for p, n in names if p < offset + value.start]
-        if not before:
+        if not before or _in_turn(claim_text, value, set(before)):
             continue
         named = texts.holding(before[-1])
         if any(map(_Reader(index, value, many=len(named) > _MANY_UNITS).states, named)):
