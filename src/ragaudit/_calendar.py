@@ -52,8 +52,8 @@ def date_derived(d: Date, known: Sequence[Date], lengths: Sequence[Quantity]) ->
 
 
 DATE_REACH = 60
-_CLAUSE_ENDS = frozenset(";.!?\n")
 """Characters between a passage's length of time and its date for the two to make a derived date."""
+_CLAUSE_ENDS = frozenset(";.!?\n")
 
 
 def beside_dates(text: str, quantities: Sequence[Quantity], dates: Sequence[Date]) -> list[Quantity]:

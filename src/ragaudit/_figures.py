@@ -76,6 +76,8 @@ class FigurePool(list[Quantity]):
         super().__init__(quantities)
         self.dated = frozenset(id(q) for q in dated)
         self.date_lengths = list(date_lengths)
+        self.working_days = frozenset(p.raw for p in self if p.dimension == "working_time")
+        """The numbers of working days the sources state (see :func:`working_days_read`)."""
         dims: dict[str, list[tuple[float, Quantity]]] = {}
         for p in self:
             if p.dimension:
@@ -172,12 +174,11 @@ def working_days_read(claim: Slots, pool: FigurePool, said: frozenset[str]) -> S
     after "15 business days", for "from 10 to 15 business days"): the word left out once said."""
     if not _WORKING_STEMS & (claim.stems | said):
         return claim
-    working = {p.raw for p in pool if p.dimension == "working_time"}
 
     def read(q: Quantity) -> Quantity:
         days = (
             q.dimension == "time"
-            and q.raw in working
+            and q.raw in pool.working_days
             and "day" in q.text.lower()
             and math.isclose(q.value, q.raw * _DAY)
         )
