@@ -76,12 +76,26 @@ class VerifierModel:
     contradiction_coverage: float
     figure_coverage: float
     """A figure no source states is added detail where the closest passage covers this share of the claim."""
+    answer_coef: tuple[float, ...]
+    """Weights of the answer-level model over the answer's strongest claim doubts, strongest first."""
+    answer_intercept: float
+    answer_threshold: float
+    """The model's claim flags stand only where the answer-level probability reaches this."""
     digest: str
 
     def probability(self, features: dict[str, float]) -> float:
         """Probability that the claim is not supported."""
         z = self.intercept + sum(c * features[name] for c, name in zip(self.coef, FEATURES, strict=True))
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+        return _sigmoid(z)
+
+    def answer_probability(self, doubts: Sequence[float]) -> float:
+        """Probability that an answer is not supported, from the model's doubts about its claims (any order)."""
+        top = sorted(doubts, reverse=True)[: len(self.answer_coef)]
+        return _sigmoid(self.answer_intercept + sum(c * d for c, d in zip(self.answer_coef, top, strict=False)))
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 @cache
@@ -102,6 +116,9 @@ def load_model() -> VerifierModel:
         contradiction_similarity=float(t["contradiction_similarity"]),
         contradiction_coverage=float(t["contradiction_coverage"]),
         figure_coverage=float(t["figure_coverage"]),
+        answer_coef=tuple(float(c) for c in data["answer"]["coef"]),
+        answer_intercept=float(data["answer"]["intercept"]),
+        answer_threshold=float(data["answer"]["threshold"]),
         digest=hashlib.sha256(raw).hexdigest()[:12],
     )
 

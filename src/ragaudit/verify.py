@@ -89,6 +89,7 @@ _WORKING_WORDS = 3
 """Words besides its figures a clause that works figures out may have ("together you would pay …")."""
 ITEMISED_TOTAL = "a total of the answer's own supported figures"
 IN_CONTEXT = "read after the clause before it"
+ANSWER_LEVEL = "worded unlike its sources, but the answer's doubts together stay below the answer-level bar"
 _CLAUSE_GAP = 6
 """Characters between two claims of one sentence (", and ", "; ")."""
 _FIGURE_SIGNALS = frozenset({"number", "added detail", "model"})
@@ -113,12 +114,15 @@ class Verifier:
         embeddings: bool = True,
         detectors: bool = True,
         learned: bool = True,
+        answer_level: bool = True,
     ) -> None:
-        """``embeddings``/``detectors``/``learned`` switch a signal off (for ablations, or speed without embeddings)."""
+        """``embeddings``/``detectors``/``learned``/``answer_level`` switch a signal off (for ablations, or speed
+        without embeddings)."""
         self.model = model or load_model()
         self.embeddings = embeddings
         self.detectors = detectors
         self.learned = learned
+        self.answer_level = answer_level
 
     def verify(
         self,
@@ -229,6 +233,29 @@ class Verifier:
             )
             if again.status == "supported" and again.signal == "model":
                 results[i] = replace(result, status="supported", probability=again.probability, detail=IN_CONTEXT)
+        return self._answer_level(results) if self.learned and self.answer_level else results
+
+    def _answer_level(self, results: list[PairResult]) -> list[PairResult]:
+        """The learned model's doubts read together (issue 9, item 5): a faithful answer is not failed by one
+        claim worded unlike its sources, and several doubts together fail it even where none would alone.
+
+        Only the model's own flags move; a detector's finding stands whatever the rest of the answer says.
+        """
+        doubted = [i for i, r in enumerate(results) if r.signal == "model"]
+        if not doubted:
+            return results
+        p = self.model.answer_probability([results[i].probability for i in doubted])
+        flagged = [i for i in doubted if results[i].status != "supported"]
+        if p >= self.model.answer_threshold:
+            if not flagged:  # the doubts pass together: the most doubted claim carries them
+                top = max(doubted, key=lambda i: results[i].probability)
+                results[top] = replace(results[top], status="unsupported", detail="")
+            return results
+        detail = f"{ANSWER_LEVEL} ({p:.2f} < {self.model.answer_threshold:.2f})"
+        for i in flagged:
+            results[i] = replace(
+                results[i], status="supported", probability=min(results[i].probability, p), detail=detail
+            )
         return results
 
     def _one(
@@ -431,5 +458,10 @@ class Verifier:
             return PairResult("supported", min(p, 0.3), "figures", "every figure stated or derived", windows, [], feats)
         if p >= model.threshold:
             status = "partially_supported" if best.coverage >= 0.5 and p < model.partial_threshold else "unsupported"
+            if self.detectors and (novel_q or novel_names):
+                # A figure or name no source states or derives is a particular, not wording: the answer level
+                # never reads it away (``€380`` for 25% off €480 in a clause sharing no word with the table).
+                what = "', '".join([q.text for q in novel_q[:2]] + [claim.names[n] for n in novel_names[:2]])
+                return PairResult(status, p, "added detail", f"no source states '{what}'", windows, [], feats)
             return PairResult(status, p, "model", "", windows, [], feats)
         return PairResult("supported", p, "model", "", windows, [], feats)

@@ -27,7 +27,7 @@ from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.errors import ConfigError
 from ragaudit.judges._base import JudgeContext, JudgePrompt, register_judge
 from ragaudit.models import Evidence, EvidenceRelation, Verdict
-from ragaudit.verify import ITEMISED_TOTAL, PairResult, Verifier
+from ragaudit.verify import ANSWER_LEVEL, ITEMISED_TOTAL, PairResult, Verifier
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +261,7 @@ class OfflineJudge:
             embeddings=self.embeddings,
             detectors="no-detectors" not in switches,
             learned="no-model" not in switches,
+            answer_level="no-answer-level" not in switches,
         )
         # ``2.`` plus a digest of the shipped weights and thresholds and of the rules around them (the
         # package's verdict code and word lists): caches never serve stale reports.
@@ -369,7 +370,8 @@ class OfflineJudge:
                 status="supported",
                 confidence=round(confidence, 3),
                 explanation=f"The evidence states {found}"
-                + (f" (meaning similarity {best.similarity:.2f})." if best is not None else "."),
+                + (f" (meaning similarity {best.similarity:.2f})." if best is not None else ".")
+                + (f" It is {result.detail}." if result.detail.startswith(ANSWER_LEVEL) else ""),
                 evidence=evidence,
                 decided_by="model",
             )
@@ -436,4 +438,4 @@ def _make_offline(argument: str) -> OfflineJudge:
     return OfflineJudge(frozenset(a.strip() for a in argument.split(",") if a.strip()))
 
 
-_SWITCHES = frozenset({"no-embeddings", "no-detectors", "no-model"})
+_SWITCHES = frozenset({"no-embeddings", "no-detectors", "no-model", "no-answer-level"})
