@@ -8,9 +8,10 @@ from importlib import resources
 import pytest
 
 from ragaudit import Auditor
+from ragaudit._answer_level import ANSWER_LEVEL, read_together
 from ragaudit._verifier_model import load_model
 from ragaudit.errors import ConfigError
-from ragaudit.verify import ANSWER_LEVEL, PairResult, Verifier
+from ragaudit.verify import PairResult
 
 LIBRARY = [
     {
@@ -49,12 +50,13 @@ def test_one_doubted_claim_in_a_grounded_answer_is_withdrawn() -> None:
     model = load_model()
     results = [_model(0.05) for _ in range(7)] + [_model(0.8)]
     assert results[-1].status == "unsupported"
-    assert model.answer_probability([r.probability for r in results]) < model.answer_threshold
-    read = Verifier(model)._answer_level(list(results))
-    assert [r.status for r in read] == ["supported"] * 8
-    assert read[-1].detail.startswith(ANSWER_LEVEL)
+    together = model.answer_probability([r.probability for r in results])
+    assert together < model.answer_threshold
+    read_together(results, model)
+    assert [r.status for r in results] == ["supported"] * 8
+    assert results[-1].detail.startswith(ANSWER_LEVEL)
     # Its doubt is read with the answer's: never above the answer-level probability.
-    assert read[-1].probability <= model.answer_probability([r.probability for r in results])
+    assert results[-1].probability == min(0.8, together)
 
 
 def test_several_doubts_fail_the_answer_where_none_would_alone() -> None:
@@ -63,14 +65,15 @@ def test_several_doubts_fail_the_answer_where_none_would_alone() -> None:
     results = [_model(p) for p in doubts] + [_model(0.1)]
     assert all(r.status == "supported" for r in results)
     assert model.answer_probability(doubts) >= model.answer_threshold
-    read = Verifier(model)._answer_level(list(results))
-    assert [r.status for r in read].count("unsupported") == 1
+    read_together(results, model)
+    assert [r.status for r in results].count("unsupported") == 1
 
 
 def test_a_detector_finding_stands_whatever_the_answer_level_reads() -> None:
     found = PairResult("contradicted", 0.9, "number", "states 15 where the source has 14")
-    read = Verifier(load_model())._answer_level([found, _model(0.05), _model(0.05)])
-    assert read[0] is found
+    read = [found, _model(0.05), _model(0.05)]
+    read_together(read, load_model())
+    assert (found.status, found.signal, found.detail) == ("contradicted", "number", "states 15 where the source has 14")
 
 
 def test_a_faithful_answer_is_not_failed_by_one_reworded_claim() -> None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from ragaudit._answer_level import read_together
 from ragaudit._budget import EmbeddingBudget
 from ragaudit._calendar import beside_dates, date_derived, in_date, same_date, unstated_dates
 from ragaudit._certainty import (
@@ -89,7 +90,6 @@ _WORKING_WORDS = 3
 """Words besides its figures a clause that works figures out may have ("together you would pay …")."""
 ITEMISED_TOTAL = "a total of the answer's own supported figures"
 IN_CONTEXT = "read after the clause before it"
-ANSWER_LEVEL = "worded unlike its sources, but the answer's doubts together stay below the answer-level bar"
 _CLAUSE_GAP = 6
 """Characters between two claims of one sentence (", and ", "; ")."""
 _FIGURE_SIGNALS = frozenset({"number", "added detail", "model"})
@@ -116,8 +116,7 @@ class Verifier:
         learned: bool = True,
         answer_level: bool = True,
     ) -> None:
-        """``embeddings``/``detectors``/``learned``/``answer_level`` switch a signal off (for ablations, or speed
-        without embeddings)."""
+        """Each flag switches a signal off (for ablations, or speed without embeddings)."""
         self.model = model or load_model()
         self.embeddings = embeddings
         self.detectors = detectors
@@ -233,29 +232,8 @@ class Verifier:
             )
             if again.status == "supported" and again.signal == "model":
                 results[i] = replace(result, status="supported", probability=again.probability, detail=IN_CONTEXT)
-        return self._answer_level(results) if self.learned and self.answer_level else results
-
-    def _answer_level(self, results: list[PairResult]) -> list[PairResult]:
-        """The learned model's doubts read together (issue 9, item 5): a faithful answer is not failed by one
-        claim worded unlike its sources, and several doubts together fail it even where none would alone.
-
-        Only the model's own flags move; a detector's finding stands whatever the rest of the answer says.
-        """
-        doubted = [i for i, r in enumerate(results) if r.signal == "model"]
-        if not doubted:
-            return results
-        p = self.model.answer_probability([results[i].probability for i in doubted])
-        flagged = [i for i in doubted if results[i].status != "supported"]
-        if p >= self.model.answer_threshold:
-            if not flagged:  # the doubts pass together: the most doubted claim carries them
-                top = max(doubted, key=lambda i: results[i].probability)
-                results[top] = replace(results[top], status="unsupported", detail="")
-            return results
-        detail = f"{ANSWER_LEVEL} ({p:.2f} < {self.model.answer_threshold:.2f})"
-        for i in flagged:
-            results[i] = replace(
-                results[i], status="supported", probability=min(results[i].probability, p), detail=detail
-            )
+        if self.learned and self.answer_level:
+            read_together(results, self.model)
         return results
 
     def _one(

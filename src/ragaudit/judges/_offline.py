@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ragaudit._answer_level import ANSWER_LEVEL
 from ragaudit._hashing import rules_digest, sha256
 from ragaudit._hours import hours_clash
 from ragaudit._records import field_number_clash
@@ -27,7 +28,7 @@ from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.errors import ConfigError
 from ragaudit.judges._base import JudgeContext, JudgePrompt, register_judge
 from ragaudit.models import Evidence, EvidenceRelation, Verdict
-from ragaudit.verify import ANSWER_LEVEL, ITEMISED_TOTAL, PairResult, Verifier
+from ragaudit.verify import ITEMISED_TOTAL, PairResult, Verifier
 
 
 @dataclass(frozen=True, slots=True)
