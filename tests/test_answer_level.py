@@ -8,7 +8,7 @@ from importlib import resources
 import pytest
 
 from ragaudit import Auditor
-from ragaudit._answer_level import ANSWER_LEVEL, read_together
+from ragaudit._answer_level import ANSWER_LEVEL, TOGETHER, read_together
 from ragaudit._verifier_model import load_model
 from ragaudit.errors import ConfigError
 from ragaudit.verify import PairResult
@@ -67,6 +67,7 @@ def test_several_doubts_fail_the_answer_where_none_would_alone() -> None:
     assert model.answer_probability(doubts) >= model.answer_threshold
     read_together(results, model)
     assert [r.status for r in results].count("unsupported") == 1
+    assert next(r for r in results if r.status == "unsupported").detail.startswith(TOGETHER)
 
 
 def test_a_detector_finding_stands_whatever_the_answer_level_reads() -> None:

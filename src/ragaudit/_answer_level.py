@@ -15,6 +15,7 @@ from typing import Protocol
 from ragaudit._verifier_model import VerifierModel
 
 ANSWER_LEVEL = "worded unlike its sources, but the answer's doubts together stay below the answer-level bar"
+TOGETHER = "with the answer's other doubts it reaches the answer-level bar"
 
 
 class Reading(Protocol):
@@ -37,7 +38,7 @@ def read_together(readings: Sequence[Reading], model: VerifierModel) -> None:
     if p >= model.answer_threshold:
         if not flagged:
             top = max(doubted, key=lambda r: r.probability)
-            top.status, top.detail = "unsupported", ""
+            top.status, top.detail = "unsupported", f"{TOGETHER} ({p:.2f} ≥ {model.answer_threshold:.2f})"
         return
     for r in flagged:
         r.status, r.probability = "supported", min(r.probability, p)

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ragaudit._answer_level import ANSWER_LEVEL
+from ragaudit._answer_level import ANSWER_LEVEL, TOGETHER
 from ragaudit._hashing import rules_digest, sha256
 from ragaudit._hours import hours_clash
 from ragaudit._records import field_number_clash
@@ -386,6 +386,8 @@ class OfflineJudge:
                 decided_by="model" if result.signal == "model" else f"detector:{result.signal}",
             )
         detail = result.detail or f"no source states {_show_missing(alignment)}"
+        if detail.startswith(TOGETHER):
+            detail = f"no source states {_show_missing(alignment)}, and {detail}"
         return Verdict(
             status="unsupported",
             confidence=round(confidence, 3),
