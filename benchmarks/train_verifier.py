@@ -50,7 +50,8 @@ def _claims(row: dict[str, Any], gold: list[tuple[int, int]]) -> Iterator[dict[s
         yield {
             "x": [r.features.get(f, 0.0) for f in FEATURES],
             "y": int(bad),
-            "detector": r.signal != "model",
+            # A figure the model doubts and a detector names is still the model's decision (``by_model``).
+            "detector": r.signal != "model" and not r.by_model,
         }
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ragaudit import checks
+from ragaudit._answer_level import read_together
 from ragaudit._budget import NOT_CHECKED, EmbeddingBudget, claims_note, sources_note
 from ragaudit._cache import IndexCache, shared_index_cache
 from ragaudit._hashing import request_hashes
@@ -169,6 +170,11 @@ class Auditor:
         # A judge that reads meaning from words alone (offline:no-embeddings) makes the checks do so too.
         embeddings = getattr(self.judge, "embeddings", True)
         outcome = checks.run_checks(request, seg, alignments, results, index, embeddings=embeddings, tokens=tokens)
+        # The offline judge's model doubts, read per answer once the checks have read each claim's verdict.
+        answer_model = getattr(self.judge, "answer_model", None)
+        if answer_model is not None:
+            beyond = outcome.abstention is not None and outcome.abstention.answer_abstained_correctly is False
+            outcome.claims = read_together(outcome.claims, answer_model, answers_beyond=beyond)
         calibration = self.calibration
         if calibration is not None:
             outcome.claims = [

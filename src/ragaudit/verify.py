@@ -25,7 +25,6 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ragaudit._answer_level import read_together
 from ragaudit._budget import EmbeddingBudget
 from ragaudit._calendar import beside_dates, date_derived, in_date, same_date, unstated_dates
 from ragaudit._certainty import (
@@ -74,6 +73,8 @@ class PairResult:
     """Best first."""
     mismatches: list[Mismatch] = field(default_factory=list)
     features: dict[str, float] = field(default_factory=dict)
+    by_model: bool = False
+    """The learned model flagged the claim, and a detector names what it found (a figure no source states)."""
 
 
 _COORDINATED_RE = re.compile(r",\s(?:and|but|while|whereas|so)\s|;\s")
@@ -114,14 +115,12 @@ class Verifier:
         embeddings: bool = True,
         detectors: bool = True,
         learned: bool = True,
-        answer_level: bool = True,
     ) -> None:
         """Each flag switches a signal off (for ablations, or speed without embeddings)."""
         self.model = model or load_model()
         self.embeddings = embeddings
         self.detectors = detectors
         self.learned = learned
-        self.answer_level = answer_level
 
     def verify(
         self,
@@ -232,8 +231,6 @@ class Verifier:
             )
             if again.status == "supported" and again.signal == "model":
                 results[i] = replace(result, status="supported", probability=again.probability, detail=IN_CONTEXT)
-        if self.learned and self.answer_level:
-            read_together(results, self.model)
         return results
 
     def _one(
@@ -436,10 +433,11 @@ class Verifier:
             return PairResult("supported", min(p, 0.3), "figures", "every figure stated or derived", windows, [], feats)
         if p >= model.threshold:
             status = "partially_supported" if best.coverage >= 0.5 and p < model.partial_threshold else "unsupported"
-            if self.detectors and (novel_q or novel_names):
-                # A figure or name no source states or derives is a particular, not wording: the answer level
-                # never reads it away (``€380`` for 25% off €480 in a clause sharing no word with the table).
-                what = "', '".join([q.text for q in novel_q[:2]] + [claim.names[n] for n in novel_names[:2]])
-                return PairResult(status, p, "added detail", f"no source states '{what}'", windows, [], feats)
+            if self.detectors and novel_q:
+                # A figure no source states or derives is a particular, not wording: the answer level never
+                # reads it away (``€380`` for 25% off €480 in a clause sharing no word with the table).
+                what = "', '".join(q.text for q in novel_q[:2])
+                detail = f"no source states '{what}'"
+                return PairResult(status, p, "added detail", detail, windows, [], feats, by_model=True)
             return PairResult(status, p, "model", "", windows, [], feats)
         return PairResult("supported", p, "model", "", windows, [], feats)

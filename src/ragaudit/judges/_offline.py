@@ -16,7 +16,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ragaudit._answer_level import ANSWER_LEVEL, TOGETHER
 from ragaudit._hashing import rules_digest, sha256
 from ragaudit._hours import hours_clash
 from ragaudit._records import field_number_clash
@@ -262,8 +261,9 @@ class OfflineJudge:
             embeddings=self.embeddings,
             detectors="no-detectors" not in switches,
             learned="no-model" not in switches,
-            answer_level="no-answer-level" not in switches,
         )
+        self.answer_model = load_verifier() if "no-answer-level" not in switches and self.verifier.learned else None
+        """The model whose doubts the pipeline reads per answer, after the checks (``_answer_level``); None: off."""
         # ``2.`` plus a digest of the shipped weights and thresholds and of the rules around them (the
         # package's verdict code and word lists): caches never serve stale reports.
         suffix = "".join(f"+{s}" for s in sorted(switches))
@@ -371,8 +371,7 @@ class OfflineJudge:
                 status="supported",
                 confidence=round(confidence, 3),
                 explanation=f"The evidence states {found}"
-                + (f" (meaning similarity {best.similarity:.2f})." if best is not None else ".")
-                + (f" It is {result.detail}." if result.detail.startswith(ANSWER_LEVEL) else ""),
+                + (f" (meaning similarity {best.similarity:.2f})." if best is not None else "."),
                 evidence=evidence,
                 decided_by="model",
             )
@@ -386,8 +385,6 @@ class OfflineJudge:
                 decided_by="model" if result.signal == "model" else f"detector:{result.signal}",
             )
         detail = result.detail or f"no source states {_show_missing(alignment)}"
-        if detail.startswith(TOGETHER):
-            detail = f"no source states {_show_missing(alignment)}, and {detail}"
         return Verdict(
             status="unsupported",
             confidence=round(confidence, 3),
