@@ -140,7 +140,7 @@ def main() -> None:
             best = (objective, float(threshold), on_dev, on_tuning)
     _, threshold, on_dev, on_tuning = best
     previous = json.loads(OUT.read_text())["thresholds"] if OUT.exists() else {}
-    card = {
+    card: dict[str, Any] = {
         "features": list(FEATURES),
         "coef": [round(float(c), 6) for c in model.coef_[0]],
         "intercept": round(float(model.intercept_[0]), 6),
@@ -168,6 +168,8 @@ def main() -> None:
             "metrics_at_threshold": {"ragtruth_dev": on_dev, "handcrafted_dev": on_tuning},
         },
     }
+    if "answer" in (shipped := json.loads(OUT.read_text()) if OUT.exists() else {}):
+        card["answer"] = shipped["answer"]  # the answer level's section: refit it with train_answer_level.py
     OUT.write_text(json.dumps(card, indent=1) + "\n")
     print(json.dumps(card["model_card"]["metrics_at_threshold"]), "threshold", round(threshold, 3))
 
