@@ -116,7 +116,7 @@ class Verifier:
         detectors: bool = True,
         learned: bool = True,
     ) -> None:
-        """Each flag switches a signal off (for ablations, or speed without embeddings)."""
+        """``embeddings``/``detectors``/``learned`` switch a signal off (for ablations, or speed without embeddings)."""
         self.model = model or load_model()
         self.embeddings = embeddings
         self.detectors = detectors
