@@ -5,7 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
-from ragaudit.slots import Date, Quantity
+from ragaudit._mentions import words_around
+from ragaudit.slots import Date, Quantity, extract
 
 MAX_DATES = 64
 """Dates of one text compared at most (a hostile text may write thousands)."""
@@ -89,3 +90,39 @@ def unstated_dates(claimed: Sequence[Date], stated: Sequence[Date], lengths: Seq
         for d in claimed[:MAX_DATES]
         if d.day is not None and not any(same_date(d, s) for s in stated) and not date_derived(d, stated, lengths)
     ]
+
+
+def stated_in_context(claim_text: str, claimed: Sequence[Date], sources: Sequence[str]) -> list[Date]:
+    """The claim's dates a source states beside a word the claim has beside it too ("joining after 1 April"
+    and "members joining after 1 April"): stated, whichever window the claim is compared with."""
+    found: list[Date] = []
+    for d in claimed[:MAX_DATES]:
+        around = words_around(claim_text, claim_text[d.start : d.end], 3)
+        if around and any(
+            around & words_around(text, text[s.start : s.end], 3)
+            for text in sources
+            for s in extract(text).dates[:MAX_DATES]
+            if same_date(d, s) and d.day is not None
+        ):
+            found.append(d)
+    return found
+
+
+MAX_SPAN_DATES = 16
+"""Dates whose pairwise spans a length of time is compared with (120 pairs at most)."""
+
+
+def date_span(q: Quantity, dates: Sequence[Date]) -> bool:
+    """Whether ``q``, a whole number of days or weeks, is the span between two of ``dates``, counted with or
+    without its first day ("from 2 March to 8 March, seven days"; "reported on 5 February, two days after the
+    sample of 3 February")."""
+    n = round(q.value / _DAY) if q.dimension == "time" else 0
+    if not 1 <= n <= 366 or abs(n * _DAY - q.value) > 1:
+        return False
+    days: list[dt.date] = []
+    for d in dates[:MAX_SPAN_DATES]:
+        try:
+            days.append(dt.date(d.year or _SOME_COMMON_YEAR, d.month, d.day)) if d.day is not None else None
+        except ValueError:  # "31 February" as written
+            continue
+    return any(abs((b - a).days) in (n, n - 1) for i, a in enumerate(days) for b in days[i + 1 :] if a != b)

@@ -329,3 +329,53 @@ def tells_link(claim_text: str, window_text: str, share: float = 0.6) -> bool:
     effect, cause = (extract(side).stems for side in mine)
     explained = extract(told[0]).stems
     return not (effect and not effect & theirs.stems and cause and len(cause & explained) >= share * len(cause))
+
+
+_DUTY_RE = re.compile(
+    r"\b(?:must|ha(?:s|ve|d) to|needs? to|required|mandatory|compulsory|obliged|obligatory)\b", re.IGNORECASE
+)
+_ADVICE_RE = re.compile(
+    r"\b(?:recommend(?:s|ed)?|advis(?:e|es|ed|able)|encourag(?:e|es|ed)|suggest(?:s|ed)?|optional|ideally)\b",
+    re.IGNORECASE,
+)
+_SOFT_DUTY_RE = re.compile(
+    r"\b(?:may|might|could|can|not|never)\s++(?:[a-z]++\s++){0,2}?(?:required|mandatory|compulsory|obliged|needed)\b"
+    r"|n't\s++(?:[a-z]++\s++){0,2}?(?:required|mandatory|compulsory|obliged|needed)\b",
+    re.IGNORECASE,
+)
+"""A duty hedged or denied: no duty of the clause's own (a denied one is the negation detector's to compare)."""
+_HEDGED_DUTY_RE = re.compile(
+    r"\b(?:may|might|could|can)\s++(?:[a-z]++\s++){0,2}?(?:required|mandatory|compulsory|obliged|needed)\b",
+    re.IGNORECASE,
+)
+MIN_DUTY_SHARED = 2
+"""Words besides the modal words a clause of the source must share with a claim (all of a shorter one's) to be
+about its duty."""
+_MODAL_STEMS = frozenset(
+    stem(w) for w in ("required", "mandatory", "compulsory", "recommended", "advised", "encouraged", "optional")
+)
+
+
+def duty_clash(claim_text: str, window_text: str) -> str | None:
+    """A duty the claim states ("a helmet is required", "have to be fitted") where a clause about it in the
+    source only recommends it or makes it possible ("recommended but not compulsory", "recommended and may be
+    required"); a claim that advises, hedges or denies the duty itself is not one."""
+    said = claim_text[:MAX_CHARS]
+    if not _DUTY_RE.search(_SOFT_DUTY_RE.sub(" ", said)) or _ADVICE_RE.search(said):
+        return None
+    ours = extract(said)
+    content = ours.stems - _MODAL_STEMS
+    if ours.negated or ours.hedge_word or ours.question or not content:
+        return None
+    # The clause that shares most of the claim is the one about its duty ("Installation must be by a licensed
+    # plumber", not the next sentence's "a device is recommended").
+    clauses = _SENTENCE_RE.split(window_text[:MAX_CHARS])[:64]
+    shared = [len((content & extract(clause).stems) - _MODAL_STEMS) for clause in clauses]
+    best = max(shared, default=0)
+    if best < min(MIN_DUTY_SHARED, len(content)) or shared.count(best) > 1:
+        return None
+    clause = clauses[shared.index(best)]
+    weaker = _ADVICE_RE.search(clause) or _HEDGED_DUTY_RE.search(clause)
+    if weaker is None or _DUTY_RE.search(_SOFT_DUTY_RE.sub(" ", clause)):
+        return None  # no weaker modality, or the clause states a duty of its own
+    return f"a duty where the source says '{weaker.group()}'"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 
 from ragaudit._polarity import denied_proposition, kinds_asserted, predicate_kind
 from ragaudit._slot_data import INSTRUMENTAL_VERBS, NEGATIONS
@@ -16,6 +17,11 @@ _VERBAL_DENIAL_RE = re.compile(
     r"\b(?:do|does|did|need|must|will|shall|should|can|could|is|are|was|were)(?: not\b|n't)", re.I
 )
 """A verb denied ("you do not need to claim"), not a thing ("no tiles", "not a substantial limit")."""
+_CONDITION_RE = re.compile(r"\b(?:where|if|when|whenever|unless|provided)\b", re.IGNORECASE)
+_REASON_RE = re.compile(r"\b(?:since|because)\b", re.IGNORECASE)
+MIN_AGREEING = 3
+"""Words of the claim a source sentence denying what the claim denies must hold to ground the denial."""
+_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
 _CONTRAST_RE = re.compile(r",\s(?=(?:while|whereas|but|except)\s)")
 
 
@@ -23,7 +29,7 @@ _DENIAL_STEMS = frozenset(stem(w) for w in NEGATIONS)
 
 
 def polarity_clash(
-    claim: Slots, window_text: str, *, min_shared: int = 3, claim_text: str = ""
+    claim: Slots, window_text: str, *, min_shared: int = 3, claim_text: str = "", sources: Sequence[str] = ()
 ) -> tuple[str, bool] | None:
     """A predicate the claim asserts and a clause of the window denies, or the reverse.
 
@@ -33,18 +39,21 @@ def polarity_clash(
     stem and whether the *source* is the side that denies it. With ``claim_text``, a denied predicate
     the claim states in other words of its kind clashes when the claim holds every other word of what is
     denied ("the £25 joining fee is not refundable" against "you get back … the £25 joining fee").
+    A denial of the claim's that a clause of ``sources`` states too, about as much of the claim's words, is no
+    clash with a window stating the predicate of something else ("associates get the newsletter but no insurance").
     """
     if claim.question:
         return None
     asserted = kinds_asserted(claim_text) if claim_text and not (claim.negated_heads or claim.negated) else frozenset()
+    ours = _with_parts(claim.stems)
     for sentence in _CLAUSE_RE.split(window_text[:MAX_CHARS])[:64]:
         # Contrasted parts of a sentence ("… can be made, while essential amino acids cannot") speak of
         # different things: only the parts sharing most with the claim are about it.
         texts = _CONTRAST_RE.split(sentence)[:8]
         parts = [extract(part) for part in texts]
-        most = max(len(claim.stems & theirs.stems) for theirs in parts)
+        most = max(len(ours & _with_parts(theirs.stems)) for theirs in parts)
         for part, theirs in zip(texts, parts, strict=True):
-            shared = claim.stems & theirs.stems
+            shared = ours & _with_parts(theirs.stems)
             # A short clause the claim restates whole ("…; you do not need to claim") is about it however few its words.
             whole = (
                 len(shared) >= 2
@@ -76,9 +85,40 @@ def polarity_clash(
                 return reworded, True
             if not theirs.negated_heads and not theirs.negated:
                 for head in sorted(claim.negated_heads - theirs.nominal - theirs.hypothetical):
-                    if head in theirs.stems and enough(head) and (head not in claim.denied_duties or theirs.certain):
+                    if (
+                        head in theirs.stems
+                        and enough(head)
+                        and (head not in claim.denied_duties or theirs.certain)
+                        and not _denied_too(ours, head, sentence, len(shared), sources)
+                        # Whole words only: a claim's "no road-crossing surcharge" is read against the source's words.
+                        and enough(head, shared=claim.stems & theirs.stems)
+                        # "A surcharge where the main is on the far side" against "no surcharge, since the main is on
+                        # your side": a predicate stated on a condition, denied for a reason the claim gives.
+                        and not (_CONDITION_RE.search(part) and _REASON_RE.search(claim_text))
+                    ):
                         return head, False
     return None
+
+
+def _denied_too(ours: set[str], head: str, stating: str, shared: int, sources: Sequence[str]) -> bool:
+    """Whether a sentence of ``sources`` other than the one ``stating`` the predicate denies ``head`` too, sharing
+    :data:`MIN_AGREEING` of the claim's words and as many as the stating clause (``shared``)."""
+    for text in sources:
+        # Whole sentences: "Associate membership is for people who do not keep bees; it includes … but not insurance".
+        for sentence in _SENTENCE_RE.split(text[:MAX_CHARS])[:64]:
+            theirs = extract(sentence)
+            if (
+                head in theirs.negated_heads | theirs.negated_stems  # "no late payment charges apply"
+                and stating not in sentence
+                and len(ours & _with_parts(theirs.stems)) >= max(MIN_AGREEING, shared)
+            ):
+                return True
+    return False
+
+
+def _with_parts(stems: set[str]) -> set[str]:
+    """``stems`` and the stems of their hyphenated parts ("a missed-appointment fee" is about missed appointments)."""
+    return stems | {stem(part) for s in stems if "-" in s for part in s.split("-") if part}
 
 
 def _denied_in_other_words(denied: Slots, claim: Slots, asserted: frozenset[str]) -> str | None:

@@ -18,8 +18,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ragaudit._roles import mentions, party_forms
-from ragaudit.slots import MAX_CHARS
+from ragaudit._mentions import words_around
+from ragaudit._roles import mentions, party_forms, shape
+from ragaudit._text import stem
+from ragaudit.slots import MAX_CHARS, extract
 
 _ARTICLE = r"(?:(?:the|a|an|its|their|our|your)\s++)?"
 _APPOSITION_RE = re.compile(rf"\s*+,\s*+{_ARTICLE}(?:[A-Z][\w'’-]*+\s++(?:of\s++(?:the\s++)?)?){{0,3}}")
@@ -133,4 +135,53 @@ def identity_swap(claim: str, sources: tuple[str, ...]) -> str | None:
                 f"'{written.get(a, a)}' is '{written.get(b, b)}' where the sources pair '{written.get(a, a)}' with "
                 f"'{written.get(other_a, other_a)}' and '{written.get(b, b)}' with '{written.get(other_b, other_b)}'"
             )
+    return None
+
+
+_SENTENCE_RE = re.compile(r"(?<=[.;!?])\s+|\n+")
+_NAME_WORD_RE = re.compile(r"[^\W\d_]+")
+MIN_PLACE = 3
+"""Words besides names a source sentence must share with a claim to be the place of what the claim tells."""
+PLACE_SHARE = 0.4
+"""The share of the claim's words besides names that place must hold: one sentence tells most of the claim."""
+
+
+def _name_stems(text: str) -> set[str]:
+    """Stems of the words of the names ``text`` gives (a sentence's own party names are no words of what it tells)."""
+    return {stem(w) for n in extract(text).names for w in _NAME_WORD_RE.findall(n)}
+
+
+@lru_cache(maxsize=32)  # asked once per evidence window of a claim; the answer depends on the claim alone
+def misplaced_party(claim: str, sources: tuple[str, ...]) -> str | None:
+    """A party the claim credits with what one sentence of the sources tells of another party of its shape, the
+    claim's party told of only elsewhere ("claims are handled by Sentinel Guard" where "insurance claims are
+    handled by … Cavell Underwriting" and Sentinel Guard monitors the alarms)."""
+    ours = extract(claim[:MAX_CHARS])
+    names = {n: w for n, w in ours.names.items() if shape(n) and not w.rstrip("s").isupper()}
+    if not names:
+        return None
+    name_stems = {stem(w) for n in names for w in _NAME_WORD_RE.findall(n)}
+    content = ours.stems - name_stems
+    sentences = [s for text in sources for s in _SENTENCE_RE.split(text[:MAX_CHARS])[:MAX_CLAUSES]][:256]
+    shared = [len(content & (extract(s).stems - name_stems - _name_stems(s))) for s in sentences]
+    best = max(shared, default=0)
+    if best < MIN_PLACE or shared.count(best) > 1:
+        return None  # no one sentence tells what the claim tells
+    if best < PLACE_SHARE * len(content):
+        return None  # the claim gathers what several sentences tell
+    place = sentences[shared.index(best)]
+    words = set(_NAME_WORD_RE.findall(place.lower()))
+    theirs = extract(place).names
+    for n, written in names.items():
+        own = [k for k, s in zip(shared, sentences, strict=True) if n in s.lower()]
+        if set(_NAME_WORD_RE.findall(n)) & words or not own or 2 * max(own) >= best:
+            continue  # named there (if only "Vergara"), nowhere (another check's), or told of much the same elsewhere
+        others = [w for o, w in theirs.items() if shape(o) == shape(n) and o not in names and not w.isupper()]
+        # The other party stands where the claim's does (the same words beside it), or each is the one party
+        # of its sentence ("Jade Simmons is the person to contact" for "Marek Nowak (practice manager): complaints").
+        around = words_around(claim, written, 4)
+        alone = len(names) == 1 and len(others) == 1
+        for other in others:
+            if alone or around & words_around(place, other, 4):
+                return f"'{written}' where the source names '{other}'"
     return None

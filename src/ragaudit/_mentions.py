@@ -10,9 +10,11 @@ sources.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from rapidfuzz import fuzz, process
 
+from ragaudit._number_words import word_number
 from ragaudit._slot_data import COUNTRY_ALIASES, REFERENCES, US_STATES, Quantity
 from ragaudit._textcache import text_cache
 from ragaudit.align import SourceIndex
@@ -111,6 +113,27 @@ _LIST_AFTER_RE = re.compile(r"[^\W\d_]{1,30}(?:\s[^\W\d_]{1,30}){0,4}\s?:")
 def counts_list(text: str, q: Quantity) -> bool:
     """Whether a plain count is followed by a colon within a few words ("two reasons: …")."""
     return q.dimension is None and bool(_LIST_AFTER_RE.match(text, q.end + 1, q.end + 95))
+
+
+_ONE_IN_RE = re.compile(r"\b([a-z]{3,9}|\d{1,3})\s(?:in|out\sof)\s$", re.IGNORECASE)
+_IN_ONE_RE = re.compile(r"\s(?:in|out\sof)\s([a-z]{3,9}|\d{1,3})\b", re.IGNORECASE)
+SHARE_TOLERANCE = 5.0
+"""Percentage points between a share put in words and the percentage it rounds ("two in five" for 41%)."""
+
+
+def share_in_words(text: str, q: Quantity, percents: Sequence[float]) -> bool:
+    """Whether ``q`` is the whole of a share put in words ("about two in five", "one out of three") that one of
+    ``percents`` states."""
+    if q.dimension is not None or not q.raw:
+        return False
+    found = _ONE_IN_RE.search(text[max(0, q.start - 16) : q.start])  # q is the whole: "two in *five*"
+    is_whole = found is not None
+    found = found or _IN_ONE_RE.match(text, q.end, q.end + 16)  # or the part: "*two* in five"
+    value = (float(found[1]) if found[1].isdigit() else word_number(found[1].lower())) if found else None
+    if not value:
+        return False
+    part, whole = (value, q.raw) if is_whole else (q.raw, value)
+    return any(abs(100 * part / whole - p) <= SHARE_TOLERANCE for p in percents)
 
 
 _BACK_RE = re.compile(r"(?:\b(?:the|these|those|both)\s|\bout of\s)$", re.IGNORECASE)

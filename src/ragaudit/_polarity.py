@@ -66,11 +66,15 @@ def read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             continue  # "not just a restaurant but also a deli" adds, it does not deny
         if lower in ("failure", "absence") and nxt not in ("to", "of"):
             continue  # "failure to pay" denies the paying; "the original failure was covered" denies nothing
+        if lower in ("fail", "fails", "failed", "failing") and nxt != "to":
+            continue  # "failed to pay" denies the paying; "failed queens" are queens
         if lower in lex.NEGATIONS or lower.endswith("n't"):
             negations += 1
             between = [t[1].lower() for t in tokens[last_denial + 1 : i]] if last_denial >= 0 else [","]
+            # Punctuation is no token: "not charged …, as the rules do not allow it" denies twice, in two clauses.
+            broken = last_denial < 0 or any(c in text[tokens[last_denial][3] : start] for c in ",;:.")
             last_denial = i
-            if len(between) <= 8 and not set(between) & _CLAUSE_BREAKS:
+            if len(between) <= 8 and not set(between) & _CLAUSE_BREAKS and not broken:
                 # "never had a problem with the staff not wearing masks": the second denial undoes the first.
                 slots.negated_heads.discard(denied)
                 denied = ""
@@ -99,7 +103,7 @@ def read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
                 duty = _duty_verb(tokens, i)
                 if duty:
                     slots.denied_duties.add(duty)
-                denied = duty or (_noun_head(tokens, i) if lower == "no" else "") or content[0]
+                denied = duty or (_noun_head(text, tokens, i) if lower == "no" else "") or content[0]
                 slots.negated_heads.add(denied)
     slots.negated = negations % 2 == 1
 
@@ -122,15 +126,18 @@ def _duty_verb(tokens: list[tuple[str, str, int, int]], i: int) -> str:
     return ""
 
 
-def _noun_head(tokens: list[tuple[str, str, int, int]], i: int) -> str:
+def _noun_head(text: str, tokens: list[tuple[str, str, int, int]], i: int) -> str:
     """The head of the noun phrase a "no" at ``i`` denies: the last of the content words right after it
-    ("no yield benefit" denies a benefit, not yields)."""
+    ("no yield benefit" denies a benefit, not yields), up to any punctuation ("at no extra charge, routine
+    X-rays" denies the charge)."""
     run: list[str] = []
-    for kind, raw, _, _ in tokens[i + 1 : i + 5]:
+    end = tokens[i][3]
+    for kind, raw, start, stop in tokens[i + 1 : i + 5]:
         word = raw.lower()
-        if kind != "word" or word in STOPWORDS or word in LIGHT_WORDS:
+        if kind != "word" or word in STOPWORDS or word in LIGHT_WORDS or text[end:start].strip():
             break
         run.append(word)
+        end = stop
     return stem(run[-1]) if run else ""
 
 

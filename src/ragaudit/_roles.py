@@ -359,7 +359,7 @@ def _shown(text: str, roots: frozenset[str], names: frozenset[str] = frozenset()
     return ", ".join(f"'{w}'" for w in dict.fromkeys(words))
 
 
-def _shape(name: str) -> int:
+def shape(name: str) -> int:
     # "Tish County's Reese Moore" describes, "K Explained" is a figure's tail: neither is one party's name.
     words = name.split()
     plain = len(words[0]) > 1 and not any(w.endswith(("'s", "’s")) for w in words[:-1])
@@ -378,20 +378,20 @@ def name_swap(
     missing = [
         n
         for n in claim.names
-        if _shape(n)
+        if shape(n)
         and not claim.names[n].rstrip("s").isupper()
         and not set(re.findall(r"[^\W\d_]+", n)) <= window_words
     ]
     others = {
         n
         for n, written in theirs.names.items()
-        if _shape(n)
+        if shape(n)
         and n not in claim.names
         and not written.rstrip("s").isupper()
         and not any(n in c or c in n or n.split()[-1] == c.split()[-1] for c in claim.names)
     }
     known = [n for n in missing if set(re.findall(r"[^\W\d_]+", n)) <= source_words]
-    missing = known or [n for n in missing if any(_shape(o) == _shape(n) for o in others)]
+    missing = known or [n for n in missing if any(shape(o) == shape(n) for o in others)]
     if not (missing and others and related):
         return None
     # The other party must stand where the claim's does: the same words around it ("Dr. Maria

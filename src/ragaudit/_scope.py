@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ragaudit._mentions import words_around
 from ragaudit._number_words import word_number
 from ragaudit._slot_data import LEXICON, words_re
 from ragaudit._text import STOPWORDS, stem
@@ -62,6 +63,21 @@ def _share_below(part: str, kind: str) -> str | None:
     return None
 
 
+_PERCENT_RE = re.compile(r"(?<![\d.])(\d{1,3}(?:\.\d{1,2})?)\s?(?:%|per\s?cent\b)", re.IGNORECASE)
+
+
+def _percent_below(part: str, kind: str, nouns: set[str], own: set[float]) -> str | None:
+    """A share of the claim's quantified noun in ``part`` that says less than ``kind``: at most half for "most",
+    under all for "all" ("34% of respondents" against "most respondents"); not one of the claim's ``own``."""
+    for m in _PERCENT_RE.finditer(part[:MAX_CHARS]):
+        share = float(m[1])
+        if share in own or not nouns & words_around(part, m.group(), 3):
+            continue  # a share of something else in the same clause
+        if (kind == "majority" and share <= 50) or (kind == "universal" and share < 100):
+            return m.group()
+    return None
+
+
 MIN_SHARED = 3
 """Content words a clause of the window must share with the claim to restrict its quantifier."""
 
@@ -93,10 +109,14 @@ def restricted(claim: str, window: str) -> str | None:
     if weaker.search(_APPROX_SOME_RE.sub(" ", claim)):
         return None  # the claim states the restriction itself
     mine, text, at = extract(claim), window[:MAX_CHARS], 0
+    nouns = {noun for _, noun in mine.quantified}
+    own = {float(m[1]) for m in _PERCENT_RE.finditer(claim[:MAX_CHARS])}
     for part in _PART_RE.split(text)[:64]:
         at = max(at, text.find(part, at))
         m = weaker.search(_IDIOMS.sub(" ", _APPROX_SOME_RE.sub(" ", part)))
-        says = m.group() if m else _share_below(part, kind)
+        share = None if m else _share_below(part, kind)
+        percent = None if m or share else _percent_below(part, kind, nouns, own)
+        says = m.group() if m else share or percent
         if says is None:
             continue
         theirs = extract(part)
@@ -108,7 +128,8 @@ def restricted(claim: str, window: str) -> str | None:
         if names and not any(n in claim.lower() for n in names):
             continue
         said = theirs.stems | label.stems
-        if len(mine.stems & said - {stem(word.lower()), stem(says.lower())}) >= MIN_SHARED:
+        # A share of the claim's own noun binds closer than shared words: its noun and one more suffice.
+        if len(mine.stems & said - {stem(word.lower()), stem(says.lower())}) >= (2 if percent else MIN_SHARED):
             return f"'{word}' where the source says '{says}'"
     return None
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ragaudit._certainty import closest_clause, concludes, hedges_what_is_stated, keeps_hedge
-from ragaudit._identity import identity_swap
+from ragaudit._calendar import stated_in_context
+from ragaudit._certainty import closest_clause, concludes, duty_clash, hedges_what_is_stated, keeps_hedge
+from ragaudit._identity import identity_swap, misplaced_party
 from ragaudit._roles import name_swap, role_swap
 from ragaudit._scope import quantifiers_clash, restricted, table_exception
 from ragaudit._slot_data import Quantity
@@ -38,6 +39,7 @@ def window_mismatches(
         given.quantities if given else (),
         texts=(alignment.claim.text, window.text),
         established=established,
+        stated_dates=stated_in_context(alignment.claim.text, claim.dates, [s.text for s in index.sources]),
     )
     shared = claim.stems & theirs.stems
     if quantifiers_clash(claim.quantified, theirs.quantified) and (window.similarity >= model.about_similarity):
@@ -55,6 +57,9 @@ def window_mismatches(
         or (near.unknown and (claim.causal or concludes(text)) and not (claim.hedged or claim.unknown))
     ):
         found.append(Mismatch("modality", "a certain statement where the source only hedges or leaves it open"))
+    duty = duty_clash(alignment.claim.text, window.text)
+    if duty:
+        found.append(Mismatch("modality", duty))
     similar = window.similarity >= model.about_similarity
     related = window.word_coverage >= 0.6 and similar and len(shared) >= 3
     swap = name_swap(claim, theirs, alignment.claim.text, window.text, all_text, related=related)
@@ -65,7 +70,11 @@ def window_mismatches(
     scope = restricted(said, window.text) or table_exception(said, passage)
     if scope:
         found.append(Mismatch("quantifier", scope))
-    roles = role_swap(said, window.text, texts, passage=passage) or identity_swap(said, texts)
+    roles = (
+        role_swap(said, window.text, texts, passage=passage)
+        or identity_swap(said, texts)
+        or misplaced_party(said, texts)
+    )
     if roles:
         found.append(Mismatch("role", roles))
     return found

@@ -183,7 +183,12 @@ def quantity_supported(
         return True
     percents = first(chain(rates, (o.raw for o in operands if o.dimension == "percent")))
     if q.dimension is None:
-        return _derivable(q.raw, q.approx, [p.raw for p in pool[:12]], percents, [o.raw for o in operands], doubling)
+        # A share enters a count as a share ("40% of 600 bikes"), never as a number added to it (110 + 40%).
+        values, extra = (
+            [p.raw for p in pool[:12] if p.dimension != "percent"],
+            [o.raw for o in operands if o.dimension != "percent"],
+        )
+        return _derivable(q.raw, q.approx, values, percents, extra, doubling)
     # Same-unit figures combine in base units ("1,770 m − 620 m" is 1,150 m, not 1,150 feet); other
     # figures enter as plain counts ("30 days of 47.8p" is £14.34).
     # A measure ("9 litres a second") is worked out from measures of its kind and plain counts, never from
@@ -239,13 +244,15 @@ def compare(
     given: Sequence[Quantity] = (),
     texts: tuple[str, str] | None = None,
     established: Sequence[Quantity] = (),
+    stated_dates: Sequence[Date] = (),
 ) -> list[Mismatch]:
     """Slots on which ``claim`` disagrees with ``window`` (a window about the same thing).
 
     ``sources_pool`` holds every quantity of the request's sources: a figure found anywhere is
     not called a mismatch here (synthesis checks look at where it came from). ``texts``, the claim's and
     the window's, let a figure be matched with the window's figure for the same thing. ``established``:
-    the answer's earlier supported figures, operands for a sum of money or a count (:func:`worked_from_earlier`).
+    the answer's earlier supported figures, operands for a sum of money or a count (:func:`worked_from_earlier`);
+    ``stated_dates``: the claim's dates a source states in the claim's context (:func:`stated_in_context`), no slips.
     """
     found: list[Mismatch] = []
     times = window.times | claim.times
@@ -342,7 +349,8 @@ def compare(
             found.append(Mismatch("number", f"{_fmt(derived[0])} where the source has {_fmt(rivals[0])}"))
     # A date worked out from one the window states ("one month after 10 September") is no slip of it.
     lengths = [*(beside_dates(texts[1], window.quantities, window.dates) if texts else []), *claim.quantities, *given]
-    found += date_slips([d for d in claim.dates if not date_derived(d, window.dates, lengths)], window.dates)
+    checked = [d for d in claim.dates if not any(d is s for s in stated_dates)]
+    found += date_slips([d for d in checked if not date_derived(d, window.dates, lengths)], window.dates)
     if claim.times and window.times and not claim.times & window.times:
         found.append(Mismatch("time", "a different time of day than the source"))
     return found

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ragaudit._budget import EmbeddingBudget
-from ragaudit._calendar import beside_dates, date_derived, in_date, same_date, unstated_dates
+from ragaudit._calendar import beside_dates, date_derived, date_span, in_date, same_date, unstated_dates
 from ragaudit._certainty import (
     advice_reason_told,
     cites_reason,
@@ -40,7 +40,7 @@ from ragaudit._certainty import (
 from ragaudit._denials import forbidden_things, polarity_clash
 from ragaudit._figure_context import about_the_same_figure
 from ragaudit._figures import FigurePool, itemised_total, working_days_read
-from ragaudit._mentions import counts_list, novel_literals, novel_name, refers_back
+from ragaudit._mentions import counts_list, novel_literals, novel_name, refers_back, share_in_words
 from ragaudit._slot_data import MONEY, WORKING_OUT, Quantity
 from ragaudit._text import LIGHT_WORDS, stem
 from ragaudit._verifier_model import VerifierModel, claim_features, load_model
@@ -300,8 +300,9 @@ class Verifier:
         parts = parts or [(text, claim)]
         # Things an instruction forbids are named as such: the closest windows count, however far
         # in meaning a ban sits from advice to use them.
+        texts = [s.text for s in index.sources]
         for window in dict.fromkeys([*windows[:2], *about[:4]]) if self.detectors else ():
-            clashes = (polarity_clash(slots, window.text, claim_text=t) for t, slots in parts if window in about)
+            clashes = (polarity_clash(s, window.text, claim_text=t, sources=texts) for t, s in parts if window in about)
             clash = next((c for c in clashes if c), None)
             banned = None if clash else forbidden_things(claim, window.text)
             if clash:
@@ -367,13 +368,16 @@ class Verifier:
             for d in claim.dates
             if date_derived(d, known_dates, [*near, *given_q, *claim.quantities, *earlier[0]])
         ]
+        spans = [*claim.dates, *(given.dates if given else []), *(d for t in texts for d in extract(t).dates)]
         novel_q = [
             q
             for q in novel_q
             if q.text.lower() != "one"
             and not counts_list(alignment.claim.text, q)
             and not refers_back(alignment.claim.text, q)
+            and not share_in_words(alignment.claim.text, q, [p.value for p in [*claim.quantities, *rates]])
             and not any(a <= q.start < b for a, b in derived_days)
+            and not date_span(q, spans)
             # The day of a date a source states is checked as a date ("19 August 2025" for "2025-08-19").
             and not any(in_date(q, [d]) and any(same_date(d, k) for k in stated) for d in claim.dates)
         ]

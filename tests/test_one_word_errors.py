@@ -1,0 +1,173 @@
+"""One-word errors a careful reader catches, each beside the faithful rewrite that must still pass.
+
+Written for these tests (fictional, not taken from any benchmark): a share against "most", a party put in
+another's place, a duty where the source only advises, a denial the source states in another sentence, a
+length of days between two stated dates, a share put in words.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import ragaudit
+from ragaudit._calendar import date_span
+from ragaudit._identity import misplaced_party
+from ragaudit._mentions import share_in_words
+from ragaudit.slots import extract
+
+
+def verdict(answer: str, *sources: str) -> tuple[str, str]:
+    """The answer's first claim not supported (status, decided_by), or ("supported", "")."""
+    report = ragaudit.audit(answer, [{"id": f"S{i}", "text": t} for i, t in enumerate(sources, 1)])
+    bad = next((c for c in report.claims if c.status != "supported"), None)
+    return (bad.status, bad.decided_by or "") if bad else ("supported", "")
+
+
+SURVEY = (
+    "Orchard Lane Surgery: patient survey 2025. 518 patients replied. 87% rated the reception team as helpful. "
+    "29% of respondents had used the online repeat-prescription service, and of those, 91% found it easy."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "caught"),
+    [
+        ("Most respondents had used the online repeat-prescription service.", True),
+        ("The majority of respondents had used the online repeat-prescription service.", True),
+        ("Most respondents rated the reception team as helpful.", False),
+        ("About three in ten respondents had used the online repeat-prescription service.", False),
+    ],
+)
+def test_most_is_read_against_the_share_the_source_gives(claim: str, caught: bool) -> None:
+    status, by = verdict(claim, SURVEY)
+    assert (status != "supported") is caught
+    if caught:
+        assert by == "detector:quantifier"
+
+
+CONTACTS = (
+    "Welcome to Tarn Valley Storage. Your site manager is Owen Pryce, who handles access cards and unit changes. "
+    "Claims for damaged goods are handled by our insurer, Halden Mutual, on 0800 555 0192. "
+    "Out of hours, alarms are monitored by Brightwatch Security, who will call you if your alarm goes off."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "caught"),
+    [
+        ("Claims for damaged goods are handled by Brightwatch Security on 0800 555 0192.", True),
+        ("Claims for damaged goods go to the insurer, Halden Mutual, on 0800 555 0192.", False),
+        ("If your alarm goes off out of hours, Brightwatch Security will call you.", False),
+    ],
+)
+def test_a_party_put_in_another_partys_place_is_caught(claim: str, caught: bool) -> None:
+    found = misplaced_party(claim, (CONTACTS,))
+    assert (found is not None) is caught
+    assert (verdict(claim, CONTACTS)[0] != "supported") is caught
+
+
+def test_a_party_named_in_its_own_sentence_is_not_misplaced() -> None:
+    # The claim gathers what two sentences tell: no one sentence is its place.
+    claim = "Owen Pryce handles access cards, and Halden Mutual handles claims for damaged goods."
+    assert misplaced_party(claim, (CONTACTS,)) is None
+
+
+RULES = (
+    "Marina rules, section 4. 4.1 Lifejackets are recommended but not compulsory on the pontoons. "
+    "4.2 Berth holders must moor with two bow lines. "
+    "4.3 For boats over 12 metres, a pump-out may be required after an inspection."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "caught"),
+    [
+        ("A lifejacket is required on the pontoons.", True),
+        ("You have to wear a lifejacket on the pontoons.", True),
+        ("Boats over 12 metres must have a pump-out.", True),
+        ("Lifejackets are advised on the pontoons but are not compulsory.", False),
+        ("Berth holders have to moor with two bow lines.", False),
+    ],
+)
+def test_a_duty_where_the_source_only_advises_is_a_modality_error(claim: str, caught: bool) -> None:
+    status, by = verdict(claim, RULES)
+    assert (status != "supported") is caught
+    if caught:
+        assert by == "detector:modality"
+
+
+MEMBERSHIP = (
+    "Full membership costs £40 a year and includes public liability insurance and the newsletter. "
+    "Associate membership, at £12, is for people who do not fly; it includes the newsletter and meetings but not "
+    "insurance. Members joining after 1 April pay half the annual fee."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "status"),
+    [
+        ("The £12 associate option gives you the newsletter and meetings but no insurance.", "supported"),
+        # The associate sentence denies insurance too, but the full-membership sentence tells more of the claim.
+        ("Full membership includes the newsletter but no public liability insurance.", "contradicted"),
+        ("A full member pays £40 a year, or half that if joining after 1 April.", "supported"),
+    ],
+)
+def test_a_denial_or_date_the_sources_state_elsewhere_is_no_clash(claim: str, status: str) -> None:
+    assert verdict(claim, MEMBERSHIP)[0] == status
+
+
+@pytest.mark.parametrize(
+    ("text", "denied"),
+    [
+        # Punctuation ends a clause though it is no token: two denials in two clauses.
+        ("Members are not charged for cancelled classes, as the rules do not allow it.", {"charg", "allow"}),
+        ("never had a problem with the staff not wearing masks", set()),
+        # A denied noun phrase ends at a comma: the charge, not the X-rays after it.
+        ("one emergency visit at no extra charge, routine X-rays and a discount", {"charg"}),
+        # "Failed" is a denial only before "to".
+        ("Failed pumps were the most common fault.", set()),
+        ("The tenant failed to pay the deposit.", {"pay"}),
+    ],
+)
+def test_what_a_denial_governs(text: str, denied: set[str]) -> None:
+    assert extract(text).negated_heads == denied
+
+
+def test_a_hyphenated_claim_word_meets_the_words_of_its_source() -> None:
+    source = "Members are not charged for cancelled classes, as club rules do not allow it."
+    assert verdict("Members are charged a cancelled-class fee.", source)[0] == "contradicted"
+    assert verdict("Cancelled classes cost members nothing.", source)[0] == "supported"
+
+
+@pytest.mark.parametrize(("days", "spanned"), [(7, True), (6, True), (8, False), (14, False)])
+def test_a_length_of_days_may_be_the_span_between_two_dates(days: int, spanned: bool) -> None:
+    # 2 March to 8 March: seven days counting the first, six without it.
+    q = extract(f"{days} days").quantities[0]
+    assert date_span(q, extract("from 2 March to 8 March").dates) is spanned
+
+
+def test_a_span_of_days_between_stated_dates_is_no_added_detail() -> None:
+    source = "The container was discharged on 2 March and collected on 9 March. Storage is free for five days."
+    assert verdict("It sat at the port for seven days, the first five of them free.", source)[0] == "supported"
+    assert verdict("It sat at the port for twelve days, the first five of them free.", source)[0] != "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "shared"), [("about two in five", True), ("one in three", False), ("2 in 5 of them", True)]
+)
+def test_a_share_in_words_is_read_against_a_percentage(claim: str, shared: bool) -> None:
+    part, whole = extract(claim).quantities[:2]
+    assert share_in_words(claim, whole, [41.0]) is shared
+    assert share_in_words(claim, part, [41.0]) is shared
+
+
+def test_a_percentage_is_never_added_to_a_count() -> None:
+    source = (
+        "The scheme launched with 600 bikes (40% electric) at 75 stations. "
+        "Officers recommend expanding the network to 110 stations by 2027."
+    )
+    assert verdict("Officers want to grow the network to 150 stations by 2027.", source) == (
+        "contradicted",
+        "detector:number",
+    )
+    assert verdict("Officers want to grow the network to 110 stations by 2027.", source)[0] == "supported"
