@@ -302,6 +302,19 @@ def advice_reason_told(claim_text: str, window_texts: Sequence[str]) -> bool:
     return bool(reason) and any(n and n >= _ADVICE_REASON_SHARE * len(reason) for n in shared)
 
 
+_REFERRAL_CONSEQUENCE_RE = re.compile(
+    r"\b(?:so|which\s++means|meaning)\b[^.;\d]{0,80}?\b(?:ask|check\s++with|confirm\s++with|contact|get\s++in\s++touch|"
+    r"speak\s++to|talk\s++to|call|phone)\b",
+    re.IGNORECASE,
+)
+
+
+def referral_consequence(claim_text: str) -> bool:
+    """Whether the claim's consequence is only where to ask ("… on request, so you'd need to ask them about that
+    leg"): advice, not a causal link of the world; what it gives as the reason is checked as any claim's words."""
+    return _REFERRAL_CONSEQUENCE_RE.search(claim_text[:MAX_CHARS]) is not None
+
+
 _CITED_REASON_RE = re.compile(
     r"\s*+(?:(?:the|this|that|your|its|their|our)\s++)?(?:clause|section|rule|paragraph|article|condition|term|"
     r"polic(?:y|ies)|contract|agreement|lease|regulation|law|guidance|schedule|notice|leaflet|handbook)s?\b",

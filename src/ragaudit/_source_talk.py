@@ -93,6 +93,8 @@ with no gap said before it."""
 REFERRAL_SENTENCE_RE = re.compile(
     rf"""(?:(?:so|instead|otherwise|please)\W++)?+(?:you(?:'d|'ll|\ would|\ will|\ may|\ might)?+\s++(?:need|have|want)\ to\s++)?+
         (?:ask|check\ with|confirm|contact|get\ in\ touch|speak\ to|talk\ to)\b
+    | it(?:'s|’s|\ is|\ would\ be|'d\ be|\ may\ be)\ (?:best|wise|worth\ it|a\ good\ idea)\ to\s++
+        (?:ask|check\ with|confirm\ with|contact|call|phone|speak\ to|talk\ to)\b
     | {_WORTH_ASKING}
     | until\b[^.,;]{{0,60}}?\b(?:confirms?|clarif(?:y|ies)|tells?\ you)\b""",
     re.IGNORECASE | re.VERBOSE,
@@ -116,6 +118,7 @@ FRAMING_RE = re.compile(
          |(?:nobody|no\ one|no-one)\ (?:can|could)\ (?:say|tell|know)(?:\ (?:for\ sure|yet|for\ certain|with\ certainty))?+
          |(?:it|that)\ (?:depends|varies)(?:\ on\ (?:the\ (?:details|circumstances|case)|your\ circumstances))?+
          |not\ (?:necessarily|always|quite|exactly|yet)
+         |(?:for\ the\ most\ part|mostly|largely|broadly|in\ general|generally|in\ most\ cases|in\ part|partly),?\ (?:yes|no)
          |(?:possibly|perhaps|maybe|potentially)(?:,?\ but\ (?:it|that|this)\ (?:hasn't|hasn’t|has\ not|isn't|isn’t|is\ not)
               \ (?:been\ )?(?:established|confirmed|proven|proved|shown|certain|clear)(?:\ yet)?)?+)[.!]?""",
     re.IGNORECASE | re.VERBOSE,

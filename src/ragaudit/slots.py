@@ -38,6 +38,7 @@ _TOKEN_RE = re.compile(
 )
 
 
+_DENIERS = frozenset({"not", "never", "than", "no", "isn't", "wasn't", "aren't", "hasn't", "haven't", "cannot"})
 MAX_CHARS = 20_000
 """Characters of one text read for slots (units and claims are sentences; the rest is bounded work)."""
 
@@ -62,7 +63,8 @@ def extract(text: str) -> Slots:
     month = [t[1] == "May" and text[max(0, t[2] - 20) : t[2]].rstrip()[-1:] not in ("", *'.!?:;"“(') for t in tokens]
     slots.hedge_word = any(t[1].lower() in lex.HEDGES and not m for t, m in zip(tokens, month, strict=True))
     slots.hedged = slots.hedge_word or "up to" in lowered
-    slots.certain = any(w in lex.CERTAIN for w in words)
+    # "not proven", "rather than something proven", "never confirmed": a certainty denied is a hedge, not a claim.
+    slots.certain = any(w in lex.CERTAIN and not _DENIERS & set(words[max(0, i - 3) : i]) for i, w in enumerate(words))
     plain = lowered
     for idiom in lex.CAUSAL_IDIOMS:
         plain = plain.replace(idiom, " ")

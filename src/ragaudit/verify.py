@@ -33,6 +33,7 @@ from ragaudit._certainty import (
     hedges_link,
     plain_statement,
     reasons_from_rule,
+    referral_consequence,
     sides_told,
     tells_link,
     withheld_cause,
@@ -397,6 +398,7 @@ class Verifier:
             and claim.causal
             and not hedges_link(claim, alignment.claim.text)
             and not cites_reason(alignment.claim.text)
+            and not referral_consequence(alignment.claim.text)
             and max(w.word_coverage for w in windows) < 0.75
             and not any(tells_link(alignment.claim.text, w.text) for w in [*about[:3], *windows[:2]])
             and not any(sides_told(alignment.claim.text, w.text) for w in [*about[:3], *windows[:2]])
