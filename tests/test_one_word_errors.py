@@ -1,4 +1,5 @@
-"""One-word errors a careful reader catches, each beside the faithful rewrite that must still pass.
+"""One-word errors a careful reader catches, each beside the faithful rewrite that must still pass, and the
+faithful readings a careful reader gives (a frame, a referral, a kept hedge, a time told in another passage).
 
 Written for these tests (fictional, not taken from any benchmark): a share against "most", a party put in
 another's place, a duty where the source only advises, a denial the source states in another sentence, a
@@ -11,6 +12,7 @@ import pytest
 
 import ragaudit
 from ragaudit._calendar import date_span
+from ragaudit._certainty import referral_consequence
 from ragaudit._identity import misplaced_party
 from ragaudit._mentions import share_in_words
 from ragaudit.slots import extract
@@ -171,3 +173,47 @@ def test_a_percentage_is_never_added_to_a_count() -> None:
         "detector:number",
     )
     assert verdict("Officers want to grow the network to 110 stations by 2027.", source)[0] == "supported"
+
+
+CLINIC = (
+    "Harbour Dental: opening hours. Monday to Friday 08:30-17:30. Phone lines open 15 minutes after the practice "
+    "opens. Implants are offered by Dr Lena Ross; the evidence on whitening strips suggests, but does not prove, "
+    "that they damage enamel."
+)
+ADVISORY = "Skerry Line advisory, 10 June. MV Tern is about 18 hours late after storms. Revised ETA: Thursday 11 June, 23:30."
+BERTHS = "Port berth list, 10 June. Berth 3: MV Tern, ETA Fri 12 Jun 04:00, planned moves 400."
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # A sentence that frames the answer states nothing; advice on where to ask after a gap is no claim.
+        "For the most part, yes. The practice opens 08:30 to 17:30, Monday to Friday.",
+        "The hours page doesn't mention braces. It would be best to ask reception directly.",
+        # "Not proven" keeps the source's hedge: no certain statement.
+        "The evidence on whitening strips points to enamel damage, but it is not proven.",
+    ],
+)
+def test_framing_referrals_and_kept_hedges_are_no_claims_to_fail(answer: str) -> None:
+    assert ragaudit.audit(answer, [CLINIC], question="Does the practice fit braces?").label == "faithful"
+
+
+@pytest.mark.parametrize(
+    ("claim", "referral"),
+    [
+        ("Implants are offered by Dr Lena Ross, so you'd need to ask her about the price.", True),
+        ("The lines open late, which means you should call reception after 08:45.", True),
+        ("The lines open late, so the queue is always long.", False),
+    ],
+)
+def test_a_consequence_that_only_says_where_to_ask_is_advice(claim: str, referral: bool) -> None:
+    assert referral_consequence(claim) is referral
+    if referral:
+        assert verdict(claim, CLINIC)[1] != "detector:causal"
+
+
+def test_a_time_stated_beside_the_claims_words_in_another_passage_is_no_slip() -> None:
+    told = "The advisory puts MV Tern's arrival at 23:30 on Thursday 11 June, about 18 hours late."
+    assert verdict(told, ADVISORY, BERTHS)[0] == "supported"
+    slipped = "The advisory puts MV Tern's arrival at 21:30 on Thursday 11 June, about 18 hours late."
+    assert verdict(slipped, ADVISORY, BERTHS)[0] != "supported"

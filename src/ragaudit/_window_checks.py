@@ -3,10 +3,11 @@ quantifiers, certainty, names and roles. The verifier asks them of the windows c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
-from ragaudit._calendar import stated_in_context
+from ragaudit._calendar import same_date, stated_in_context
 from ragaudit._certainty import closest_clause, concludes, duty_clash, hedges_what_is_stated, keeps_hedge
 from ragaudit._identity import identity_swap, misplaced_party
 from ragaudit._roles import name_swap, role_swap
@@ -16,7 +17,25 @@ from ragaudit._verifier_model import VerifierModel
 from ragaudit._windows import Window
 from ragaudit.align import Alignment, SourceIndex
 from ragaudit.matching import Mismatch, compare
-from ragaudit.slots import Slots, extract
+from ragaudit.slots import MAX_CHARS, Slots, extract
+
+_SENTENCE_RE = re.compile(r"(?<=[.;!?])\s+|\n+")
+MIN_TIME_CONTEXT = 3
+"""Words a source sentence stating the claim's times must share with the claim for them to be stated there."""
+
+
+def times_told(claim: Slots, sources: Sequence[str]) -> bool:
+    """Whether one source sentence states every time of day of the claim among :data:`MIN_TIME_CONTEXT` of its
+    words ("arrival at 23:30 on Thursday" where the advisory gives "Revised ETA: Thursday 11 June, 23:30" and the
+    berth list another time)."""
+    for text in sources:
+        for sentence in _SENTENCE_RE.split(text[:MAX_CHARS])[:64]:
+            theirs = extract(sentence)
+            # A date the two share stands for one of the words ("23:30 on Thursday 11 June").
+            dated = any(same_date(d, t) and d.day is not None for d in claim.dates for t in theirs.dates)
+            if claim.times <= theirs.times and len(claim.stems & theirs.stems) + dated >= MIN_TIME_CONTEXT:
+                return True
+    return False
 
 
 def window_mismatches(
@@ -41,6 +60,8 @@ def window_mismatches(
         established=established,
         stated_dates=stated_in_context(alignment.claim.text, claim.dates, [s.text for s in index.sources]),
     )
+    if any(m.kind == "time" for m in found) and times_told(claim, [s.text for s in index.sources]):
+        found = [m for m in found if m.kind != "time"]  # stated beside the claim's words in another passage
     shared = claim.stems & theirs.stems
     if quantifiers_clash(claim.quantified, theirs.quantified) and (window.similarity >= model.about_similarity):
         found.append(
