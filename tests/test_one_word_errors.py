@@ -217,3 +217,14 @@ def test_a_time_stated_beside_the_claims_words_in_another_passage_is_no_slip() -
     assert verdict(told, ADVISORY, BERTHS)[0] == "supported"
     slipped = "The advisory puts MV Tern's arrival at 21:30 on Thursday 11 June, about 18 hours late."
     assert verdict(slipped, ADVISORY, BERTHS)[0] != "supported"
+
+
+def test_a_titled_party_is_found_where_the_sources_name_it_without_the_title() -> None:
+    sources = (
+        "Lot 9, a harbour view by Edith Marr, sold for £24,500. The auctioneer on the rostrum was Giles Penrose.",
+        "Specialist Harriet Oduya said demand for Marr's harbour scenes was the strongest the house had seen.",
+    )
+    wrong = "Auctioneer Giles Penrose described demand for Marr's harbour scenes as the strongest the house had seen."
+    assert misplaced_party(wrong, sources) == "'Auctioneer Giles Penrose' where the source names 'Specialist Harriet Oduya'"
+    right = "Specialist Harriet Oduya described demand for Marr's harbour scenes as the strongest the house had seen."
+    assert misplaced_party(right, sources) is None

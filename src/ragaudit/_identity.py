@@ -141,7 +141,8 @@ def identity_swap(claim: str, sources: tuple[str, ...]) -> str | None:
 _SENTENCE_RE = re.compile(r"(?<=[.;!?])\s+|\n+")
 _NAME_WORD_RE = re.compile(r"[^\W\d_]+")
 MIN_PLACE = 3
-"""Words besides names a source sentence must share with a claim to be the place of what the claim tells."""
+"""Words besides names a source sentence must share with a claim to be the place of what the claim tells (all of a
+shorter claim's, two at least)."""
 PLACE_SHARE = 0.4
 """The share of the claim's words besides names that place must hold: one sentence tells most of the claim."""
 
@@ -165,7 +166,7 @@ def misplaced_party(claim: str, sources: tuple[str, ...]) -> str | None:
     sentences = [s for text in sources for s in _SENTENCE_RE.split(text[:MAX_CHARS])[:MAX_CLAUSES]][:256]
     shared = [len(content & (extract(s).stems - name_stems - _name_stems(s))) for s in sentences]
     best = max(shared, default=0)
-    if best < MIN_PLACE or shared.count(best) > 1:
+    if best < min(MIN_PLACE, max(2, len(content))) or shared.count(best) > 1:
         return None  # no one sentence tells what the claim tells
     if best < PLACE_SHARE * len(content):
         return None  # the claim gathers what several sentences tell
@@ -173,7 +174,9 @@ def misplaced_party(claim: str, sources: tuple[str, ...]) -> str | None:
     words = set(_NAME_WORD_RE.findall(place.lower()))
     theirs = extract(place).names
     for n, written in names.items():
-        own = [k for k, s in zip(shared, sentences, strict=True) if n in s.lower()]
+        # Where the sources tell of this party, by its name without a title ("Giles Penrose" of "Auctioneer Giles …").
+        core = " ".join(n.split()[-2:])
+        own = [k for k, s in zip(shared, sentences, strict=True) if core in s.lower()]
         if set(_NAME_WORD_RE.findall(n)) & words or not own or 2 * max(own) >= best:
             continue  # named there (if only "Vergara"), nowhere (another check's), or told of much the same elsewhere
         others = [w for o, w in theirs.items() if shape(o) == shape(n) and o not in names and not w.isupper()]
