@@ -180,7 +180,9 @@ CLINIC = (
     "opens. Implants are offered by Dr Lena Ross; the evidence on whitening strips suggests, but does not prove, "
     "that they damage enamel."
 )
-ADVISORY = "Skerry Line advisory, 10 June. MV Tern is about 18 hours late after storms. Revised ETA: Thursday 11 June, 23:30."
+ADVISORY = (
+    "Skerry Line advisory, 10 June. MV Tern is about 18 hours late after storms. Revised ETA: Thursday 11 June, 23:30."
+)
 BERTHS = "Port berth list, 10 June. Berth 3: MV Tern, ETA Fri 12 Jun 04:00, planned moves 400."
 
 
@@ -225,6 +227,9 @@ def test_a_titled_party_is_found_where_the_sources_name_it_without_the_title() -
         "Specialist Harriet Oduya said demand for Marr's harbour scenes was the strongest the house had seen.",
     )
     wrong = "Auctioneer Giles Penrose described demand for Marr's harbour scenes as the strongest the house had seen."
-    assert misplaced_party(wrong, sources) == "'Auctioneer Giles Penrose' where the source names 'Specialist Harriet Oduya'"
+    assert (
+        misplaced_party(wrong, sources)
+        == "'Auctioneer Giles Penrose' where the source names 'Specialist Harriet Oduya'"
+    )
     right = "Specialist Harriet Oduya described demand for Marr's harbour scenes as the strongest the house had seen."
     assert misplaced_party(right, sources) is None
