@@ -15,6 +15,7 @@ from ragaudit._calendar import date_span
 from ragaudit._certainty import referral_consequence
 from ragaudit._identity import misplaced_party
 from ragaudit._mentions import share_in_words
+from ragaudit._scope import strength
 from ragaudit.slots import extract
 
 
@@ -233,3 +234,32 @@ def test_a_titled_party_is_found_where_the_sources_name_it_without_the_title() -
     )
     right = "Specialist Harriet Oduya described demand for Marr's harbour scenes as the strongest the house had seen."
     assert misplaced_party(right, sources) is None
+
+
+CENTRES = (
+    "Visa application centres are open Monday to Friday, 08:00 to 16:00. Appointments can be booked up to 30 days "
+    "ahead. Some centres, including Harwick and Lenmouth, also open on Saturdays."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "caught"),
+    [
+        # Names given as examples are not the subject of "some": "every" is still stronger than the source.
+        ("If weekdays are hard, every application centre opens on Saturdays too.", True),
+        ("If weekdays are hard, some centres, such as Harwick, open on Saturdays too.", False),
+    ],
+)
+def test_every_is_read_against_some_with_examples_and_in_a_loosely_worded_window(claim: str, caught: bool) -> None:
+    status, by = verdict(claim, CENTRES)
+    assert (status != "supported") is caught
+    if caught:
+        assert by == "detector:quantifier"
+
+
+@pytest.mark.parametrize(
+    ("text", "universal"),
+    [("every extra half hour costs £1", False), ("every 30 minutes", False), ("every customer pays", True)],
+)
+def test_every_before_a_length_of_time_says_how_often_not_how_many(text: str, universal: bool) -> None:
+    assert (strength(text) is not None) is universal

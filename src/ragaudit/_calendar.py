@@ -92,18 +92,22 @@ def unstated_dates(claimed: Sequence[Date], stated: Sequence[Date], lengths: Seq
     ]
 
 
+MAX_CONTEXT_DATES = 8
+"""Dates of a claim, and source statements of each, read in their context at most."""
+MAX_SOURCE_DATES = 512
+"""Dates of a request's sources compared with a claim's at most."""
+
+
 def stated_in_context(claim_text: str, claimed: Sequence[Date], sources: Sequence[str]) -> list[Date]:
     """The claim's dates a source states beside a word the claim has beside it too ("joining after 1 April"
     and "members joining after 1 April"): stated, whichever window the claim is compared with."""
+    stated = [(text, s) for text in sources for s in extract(text).dates[:MAX_DATES] if s.day is not None]
     found: list[Date] = []
-    for d in claimed[:MAX_DATES]:
+    for d in claimed[:MAX_CONTEXT_DATES]:
         around = words_around(claim_text, claim_text[d.start : d.end], 3)
-        if around and any(
-            around & words_around(text, text[s.start : s.end], 3)
-            for text in sources
-            for s in extract(text).dates[:MAX_DATES]
-            if same_date(d, s) and d.day is not None
-        ):
+        # Only the same day is read in its context: bounded by the sources' dates, not their product with the claim's.
+        same = [(text, s) for text, s in stated[:MAX_SOURCE_DATES] if same_date(d, s)][:MAX_CONTEXT_DATES]
+        if d.day is not None and around and any(around & words_around(t, t[s.start : s.end], 3) for t, s in same):
             found.append(d)
     return found
 

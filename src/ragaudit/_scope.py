@@ -78,6 +78,13 @@ def _percent_below(part: str, kind: str, nouns: set[str], own: set[float]) -> st
     return None
 
 
+_FREQUENCY_RE = re.compile(
+    r"\s++(?:(?:other|extra|additional|further|single|full|working|calendar)\s++)?(?:\d|one\b|two\b|three\b|four\b|"
+    r"five\b|six\b|half\b|quarter\b|days?\b|weeks?\b|months?\b|years?\b|hours?\b|minutes?\b|mornings?\b|evenings?\b|"
+    r"nights?\b|times?\b|weekdays?\b|weekends?\b|seasons?\b|terms?\b|semesters?\b|year\b)",
+    re.IGNORECASE,
+)
+_EXAMPLES_RE = re.compile(r"\b(?:including|such\s++as|e\.g\.|for\s++example|like)\b[^.;:()]{0,120}", re.IGNORECASE)
 MIN_SHARED = 3
 """Content words a clause of the window must share with the claim to restrict its quantifier."""
 
@@ -90,6 +97,9 @@ def strength(text: str) -> tuple[str, str] | None:
             before = plain[: m.start()].rstrip()
             # A capital inside a sentence is part of a title ("its 'Every Seat is an Award Seat' policy").
             if m.group()[0].isupper() and before.strip("\"'“‘(") and before[-1:] not in ".!?:":
+                continue
+            # "every extra half hour", "every 30 minutes", "each year": how often, not how many.
+            if m.group().lower() in ("every", "all") and _FREQUENCY_RE.match(plain, m.end()):
                 continue
             # "they all", "systems all work", "are all": the parties just listed, each of them.
             if m.group().lower() == "all" and re.search(r"(?:s|they|we|you|are|were|be)$", before.lower()):
@@ -124,7 +134,8 @@ def restricted(claim: str, window: str) -> str | None:
         # perhaps the label before its colon.
         before = text[text.rfind("\n", 0, at) + 1 : at]
         label = extract(re.split(r"[.!?;]\s", before)[-1] if before.rstrip().endswith(":") else "")
-        names = theirs.names or label.names
+        # Names given as examples ("some centres, including Harwick and Lenmouth") are not the part's subject.
+        names = extract(_EXAMPLES_RE.sub(" ", part)).names if theirs.names else label.names
         if names and not any(n in claim.lower() for n in names):
             continue
         said = theirs.stems | label.stems

@@ -9,6 +9,7 @@ from typing import Any
 
 from ragaudit._calendar import same_date, stated_in_context
 from ragaudit._certainty import closest_clause, concludes, duty_clash, hedges_what_is_stated, keeps_hedge
+from ragaudit._figure_context import about_the_same_figure
 from ragaudit._identity import identity_swap, misplaced_party
 from ragaudit._roles import name_swap, role_swap
 from ragaudit._scope import quantifiers_clash, restricted, table_exception
@@ -36,6 +37,23 @@ def times_told(claim: Slots, sources: Sequence[str]) -> bool:
             if claim.times <= theirs.times and len(claim.stems & theirs.stems) + dated >= MIN_TIME_CONTEXT:
                 return True
     return False
+
+
+def loosely_related(model: VerifierModel, claim_text: str, claim: Slots, window: Window) -> bool:
+    """Whether a window about the claim is too loosely related for a differing figure to contradict it (perhaps
+    another event): neither close in meaning nor covering the claim, and not about the same figure."""
+    return (
+        window.word_coverage < model.contradiction_coverage
+        and window.similarity < model.contradiction_similarity
+        and not about_the_same_figure(claim_text, claim, window.text, extract(window.text))
+    )
+
+
+def scope_mismatches(claim_text: str, window_text: str) -> list[Mismatch]:
+    """The quantifier a window restricts ("every centre" where "some centres" open): read in a window related to the
+    claim though too loosely for its figures to be compared."""
+    scope = restricted(claim_text, window_text)
+    return [Mismatch("quantifier", scope)] if scope else []
 
 
 def window_mismatches(

@@ -39,13 +39,12 @@ from ragaudit._certainty import (
     withheld_cause,
 )
 from ragaudit._denials import forbidden_things, polarity_clash
-from ragaudit._figure_context import about_the_same_figure
 from ragaudit._figures import FigurePool, itemised_total, working_days_read
 from ragaudit._mentions import counts_list, novel_literals, novel_name, refers_back, share_in_words
 from ragaudit._slot_data import MONEY, WORKING_OUT, Quantity
 from ragaudit._text import LIGHT_WORDS, stem
 from ragaudit._verifier_model import VerifierModel, claim_features, load_model
-from ragaudit._window_checks import window_mismatches
+from ragaudit._window_checks import loosely_related, scope_mismatches, window_mismatches
 from ragaudit._windows import Window, candidate_windows, unit_positions, unit_vectors
 from ragaudit.align import Alignment, SourceIndex, align
 from ragaudit.embed import embed
@@ -269,13 +268,10 @@ class Verifier:
         # Without the learned model, the claim's uncovered weighted share stands in for its probability.
         p = model.probability(feats) if self.learned else 1.0 - feats["lex_best"]
         for window in about[:2] if self.detectors else ():
-            if (
-                window.word_coverage < model.contradiction_coverage
-                and window.similarity < model.contradiction_similarity
-                and not about_the_same_figure(alignment.claim.text, claim, window.text, extract(window.text))
-            ):
-                continue  # related, but not about the same event: a differing figure is no contradiction
-            found = window_mismatches(self.model, claim, alignment, window, pool, all_text, given, index, earlier[0])
+            if loosely_related(model, alignment.claim.text, claim, window):  # a weaker quantifier, not a figure
+                found = scope_mismatches(alignment.claim.text, window.text)
+            else:
+                found = window_mismatches(model, claim, alignment, window, pool, all_text, given, index, earlier[0])
             if found:
                 return PairResult(
                     "contradicted", max(p, 0.8), found[0].kind, found[0].detail, [window, *windows], found, feats
