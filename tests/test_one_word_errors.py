@@ -146,7 +146,14 @@ def test_a_hyphenated_claim_word_meets_the_words_of_its_source() -> None:
 def test_a_length_of_days_may_be_the_span_between_two_dates(days: int, spanned: bool) -> None:
     # 2 March to 8 March: seven days counting the first, six without it.
     q = extract(f"{days} days").quantities[0]
-    assert date_span(q, extract("from 2 March to 8 March").dates) is spanned
+    assert date_span(q, extract("from 2 March to 8 March").dates, []) is spanned
+    # From one source sentence, not from dates of unrelated sentences; over a year's end when no year is written.
+    assert date_span(q, [], ["Stored from 2 March. Collected 8 March."]) is False
+    assert date_span(q, [], ["The container was stored from 2 March to 8 March."]) is spanned
+
+
+def test_a_span_of_days_may_run_over_a_years_end() -> None:
+    assert date_span(extract("seven days").quantities[0], [], ["Closed from 28 December to 3 January."])
 
 
 def test_a_span_of_days_between_stated_dates_is_no_added_detail() -> None:
@@ -160,8 +167,11 @@ def test_a_span_of_days_between_stated_dates_is_no_added_detail() -> None:
 )
 def test_a_share_in_words_is_read_against_a_percentage(claim: str, shared: bool) -> None:
     part, whole = extract(claim).quantities[:2]
-    assert share_in_words(claim, whole, [41.0]) is shared
-    assert share_in_words(claim, part, [41.0]) is shared
+    stated = extract("41% of patients").quantities
+    assert share_in_words(claim, whole, stated) is shared
+    assert share_in_words(claim, part, stated) is shared
+    # The share's own numbers state no share: "one in ten" is not 10% because ten is 10.
+    assert not share_in_words("one in ten", extract("one in ten").quantities[1], extract("one in ten").quantities)
 
 
 def test_a_percentage_is_never_added_to_a_count() -> None:
@@ -263,3 +273,39 @@ def test_every_is_read_against_some_with_examples_and_in_a_loosely_worded_window
 )
 def test_every_before_a_length_of_time_says_how_often_not_how_many(text: str, universal: bool) -> None:
     assert (strength(text) is not None) is universal
+
+
+@pytest.mark.parametrize(
+    ("answer", "source", "status"),
+    [
+        # A clause that also gives the majority share does not say less than "most".
+        (
+            "Most respondents were satisfied.",
+            "82% of respondents were satisfied and 12% were dissatisfied.",
+            "supported",
+        ),
+        # A sentence that may speak of the claim's party by pronoun is no place for another party.
+        (
+            "Maria Lopez manages the regional office.",
+            "Maria Lopez joined the firm in 2019. She now manages the regional office alongside her deputy Tom Reed.",
+            "supported",
+        ),
+        # A reason about something else than the source's condition does not excuse a denial.
+        (
+            "Since the club waives it, new members pay no joining fee when they sign up.",
+            "New members pay a £30 joining fee when they sign up.",
+            "contradicted",
+        ),
+        (
+            "There's no road-crossing charge, since the main is on your side.",
+            "Road-crossing charge where the main is on the far side of the road: $620.",
+            "supported",
+        ),
+    ],
+)
+def test_review_cases_of_the_new_rules(answer: str, source: str, status: str) -> None:
+    assert verdict(answer, source)[0] == status
+
+
+def test_so_as_an_intensifier_is_no_referral() -> None:
+    assert not referral_consequence("The cafe was so busy in July that it had to call in extra staff.")

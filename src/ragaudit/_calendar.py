@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Sequence
 
 from ragaudit._mentions import words_around
-from ragaudit.slots import Date, Quantity, extract
+from ragaudit.slots import MAX_CHARS, Date, Quantity, extract
 
 MAX_DATES = 64
 """Dates of one text compared at most (a hostile text may write thousands)."""
@@ -116,17 +117,32 @@ MAX_SPAN_DATES = 16
 """Dates whose pairwise spans a length of time is compared with (120 pairs at most)."""
 
 
-def date_span(q: Quantity, dates: Sequence[Date]) -> bool:
-    """Whether ``q``, a whole number of days or weeks, is the span between two of ``dates``, counted with or
-    without its first day ("from 2 March to 8 March, seven days"; "reported on 5 February, two days after the
-    sample of 3 February")."""
+MAX_SPAN_GROUPS = 256
+"""Groups of dates (the claim's, each source sentence's) a length of days is compared with, at most."""
+_SENTENCE_RE = re.compile(r"(?<=[.;!?])\s+|\n+")
+
+
+def date_span(q: Quantity, own: Sequence[Date], sources: Sequence[str]) -> bool:
+    """Whether ``q``, a whole number of days or weeks, is the span between two dates of the claim's ``own`` (with the
+    question's) or of one sentence of ``sources``, counted with or without its first day ("from 2 March to 8 March,
+    seven days"; "reported on 5 February, two days after the sample of 3 February"). Dates without a year may run
+    over a year's end ("28 December to 3 January")."""
     n = round(q.value / _DAY) if q.dimension == "time" else 0
     if not 1 <= n <= 366 or abs(n * _DAY - q.value) > 1:
         return False
-    days: list[dt.date] = []
-    for d in dates[:MAX_SPAN_DATES]:
-        try:
-            days.append(dt.date(d.year or _SOME_COMMON_YEAR, d.month, d.day)) if d.day is not None else None
-        except ValueError:  # "31 February" as written
-            continue
-    return any(abs((b - a).days) in (n, n - 1) for i, a in enumerate(days) for b in days[i + 1 :] if a != b)
+    sentences = (extract(s).dates for text in sources for s in _SENTENCE_RE.split(text[:MAX_CHARS])[:64])
+    groups = [own, *(g for g in sentences if len(g) >= 2)]
+    for group in groups[:MAX_SPAN_GROUPS]:
+        days: list[tuple[dt.date, bool]] = []
+        for d in group[:MAX_SPAN_DATES]:
+            try:
+                days.append((dt.date(d.year or _SOME_COMMON_YEAR, d.month, d.day), d.year is None)) if d.day else None
+            except ValueError:  # "31 February" as written
+                continue
+        for i, (a, a_open) in enumerate(days):
+            for b, b_open in days[i + 1 :]:
+                gap = abs((b - a).days)
+                gaps = {gap, 365 - gap} if a_open and b_open else {gap}
+                if gap and gaps & {n, n - 1}:
+                    return True
+    return False

@@ -303,10 +303,11 @@ def advice_reason_told(claim_text: str, window_texts: Sequence[str]) -> bool:
 
 
 _REFERRAL_CONSEQUENCE_RE = re.compile(
-    r"\b(?:so|which\s++means|meaning)\b[^.;\d]{0,80}?\b(?:ask|check\s++with|confirm\s++with|contact|get\s++in\s++touch|"
-    r"speak\s++to|talk\s++to|call|phone)\b",
+    r"(?:^|[,;:—–-])\s*+(?:and\s++)?(?:so|which\s++means|meaning)\b[^.;\d]{0,80}?\b(?:ask|check\s++with|confirm\s++with|"
+    r"contact|get\s++in\s++touch|speak\s++to|talk\s++to|(?:call|phone)(?!\s++(?:in|off|out|up)\b))\b",
     re.IGNORECASE,
 )
+"""A consequence ("…, so you'd need to ask them"): "so" as a conjunction after a clause, not "so busy"."""
 
 
 def referral_consequence(claim_text: str) -> bool:
@@ -361,6 +362,7 @@ _HEDGED_DUTY_RE = re.compile(
     r"\b(?:may|might|could|can)\s++(?:[a-z]++\s++){0,2}?(?:required|mandatory|compulsory|obliged|needed)\b",
     re.IGNORECASE,
 )
+_CONTRASTED_RE = re.compile(r",\s*+(?=(?:but|although|though|while|whereas|yet)\s)")
 MIN_DUTY_SHARED = 2
 """Words besides the modal words a clause of the source must share with a claim (all of a shorter one's) to be
 about its duty."""
@@ -382,7 +384,8 @@ def duty_clash(claim_text: str, window_text: str) -> str | None:
         return None
     # The clause that shares most of the claim is the one about its duty ("Installation must be by a licensed
     # plumber", not the next sentence's "a device is recommended").
-    clauses = _SENTENCE_RE.split(window_text[:MAX_CHARS])[:64]
+    # Contrasted parts speak of different things ("Insurance is optional, but a deposit is required").
+    clauses = [p for c in _SENTENCE_RE.split(window_text[:MAX_CHARS])[:64] for p in _CONTRASTED_RE.split(c)[:8]]
     shared = [len((content & extract(clause).stems) - _MODAL_STEMS) for clause in clauses]
     best = max(shared, default=0)
     if best < min(MIN_DUTY_SHARED, len(content)) or shared.count(best) > 1:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ragaudit._polarity import denied_proposition, kinds_asserted, predicate_kind
 from ragaudit._slot_data import INSTRUMENTAL_VERBS, NEGATIONS
@@ -19,6 +20,10 @@ _VERBAL_DENIAL_RE = re.compile(
 """A verb denied ("you do not need to claim"), not a thing ("no tiles", "not a substantial limit")."""
 _CONDITION_RE = re.compile(r"\b(?:where|if|when|whenever|unless|provided)\b", re.IGNORECASE)
 _REASON_RE = re.compile(r"\b(?:since|because)\b", re.IGNORECASE)
+MAX_DENYING_SENTENCES = 512
+"""Source sentences read for a denial that grounds a claim's (bounded work on a request of many sources)."""
+MAX_GROUNDINGS = 4
+"""Denials of the claim's looked for in other source sentences per window, at most."""
 MIN_AGREEING = 3
 """Words of the claim a source sentence denying what the claim denies must hold to ground the denial."""
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -45,6 +50,7 @@ def polarity_clash(
     if claim.question:
         return None
     asserted = kinds_asserted(claim_text) if claim_text and not (claim.negated_heads or claim.negated) else frozenset()
+    grounding = [MAX_GROUNDINGS]  # denials looked for elsewhere per window: bounded work per claim and window
     ours = _with_parts(claim.stems)
     for sentence in _CLAUSE_RE.split(window_text[:MAX_CHARS])[:64]:
         # Contrasted parts of a sentence ("… can be made, while essential amino acids cannot") speak of
@@ -89,31 +95,62 @@ def polarity_clash(
                         head in theirs.stems
                         and enough(head)
                         and (head not in claim.denied_duties or theirs.certain)
-                        and not _denied_too(ours, head, sentence, len(shared), sources)
+                        and not _grounded(grounding, ours, head, sentence, len(shared), sources)
                         # Whole words only: a claim's "no road-crossing surcharge" is read against the source's words.
                         and enough(head, shared=claim.stems & theirs.stems)
                         # "A surcharge where the main is on the far side" against "no surcharge, since the main is on
                         # your side": a predicate stated on a condition, denied for a reason the claim gives.
-                        and not (_CONDITION_RE.search(part) and _REASON_RE.search(claim_text))
+                        and not _reasoned_case(part, claim_text)
                     ):
                         return head, False
     return None
 
 
+@lru_cache(maxsize=8)  # one request's sources, read once for all its claims
+def _source_denials(sources: tuple[str, ...]) -> tuple[tuple[str, frozenset[str], frozenset[str]], ...]:
+    """Each sentence of ``sources`` that denies something (at most :data:`MAX_DENYING_SENTENCES` sentences read): its
+    text, what it denies and its stems with their hyphenated parts."""
+    out = []
+    sentences = [s for text in sources for s in _SENTENCE_RE.split(text[:MAX_CHARS])[:64]][:MAX_DENYING_SENTENCES]
+    for sentence in sentences:
+        theirs = extract(sentence)
+        if theirs.negated_heads or theirs.negated_stems:
+            out.append(
+                (sentence, frozenset(theirs.negated_heads | theirs.negated_stems), frozenset(_with_parts(theirs.stems)))
+            )
+    return tuple(out)
+
+
+def _grounded(left: list[int], ours: set[str], head: str, stating: str, shared: int, sources: Sequence[str]) -> bool:
+    """:func:`_denied_too`, while ``left[0]`` lookups remain (each spends one)."""
+    if left[0] <= 0:
+        return False
+    left[0] -= 1
+    return _denied_too(ours, head, stating, shared, sources)
+
+
+def _reasoned_case(part: str, claim_text: str) -> bool:
+    """Whether the source states its predicate on a condition ("where the main is on the far side") and the claim
+    denies it for a reason about the same thing ("since the main is on your side")."""
+    condition, reason = _CONDITION_RE.search(part), _REASON_RE.search(claim_text)
+    if condition is None or reason is None:
+        return False
+    stated, given = (
+        re.split(r"[,;:]", text[at:], maxsplit=1)[0]
+        for text, at in ((part, condition.end()), (claim_text, reason.end()))
+    )
+    return bool(extract(stated).stems & extract(given).stems)
+
+
 def _denied_too(ours: set[str], head: str, stating: str, shared: int, sources: Sequence[str]) -> bool:
     """Whether a sentence of ``sources`` other than the one ``stating`` the predicate denies ``head`` too, sharing
     :data:`MIN_AGREEING` of the claim's words and as many as the stating clause (``shared``)."""
-    for text in sources:
-        # Whole sentences: "Associate membership is for people who do not keep bees; it includes … but not insurance".
-        for sentence in _SENTENCE_RE.split(text[:MAX_CHARS])[:64]:
-            theirs = extract(sentence)
-            if (
-                head in theirs.negated_heads | theirs.negated_stems  # "no late payment charges apply"
-                and stating not in sentence
-                and len(ours & _with_parts(theirs.stems)) >= max(MIN_AGREEING, shared)
-            ):
-                return True
-    return False
+    # Whole sentences: "Associate membership is for people who do not keep bees; it includes … but not insurance";
+    # "no late payment charges apply" denies the charges.
+    return any(
+        head in denied and stating not in sentence and len(ours & stems) >= max(MIN_AGREEING, shared)
+        for sentence, denied, stems in _source_denials(tuple(sources))
+    )
 
 
 def _with_parts(stems: set[str]) -> set[str]:

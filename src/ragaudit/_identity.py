@@ -140,6 +140,7 @@ def identity_swap(claim: str, sources: tuple[str, ...]) -> str | None:
 
 _SENTENCE_RE = re.compile(r"(?<=[.;!?])\s+|\n+")
 _NAME_WORD_RE = re.compile(r"[^\W\d_]+")
+_PRONOUN_RE = re.compile(r"\b(?:he|she|his|her|hers|him|they|them|their|theirs)\b", re.IGNORECASE)
 MIN_PLACE = 3
 """Words besides names a source sentence must share with a claim to be the place of what the claim tells (all of a
 shorter claim's, two at least)."""
@@ -171,6 +172,8 @@ def misplaced_party(claim: str, sources: tuple[str, ...]) -> str | None:
     if best < PLACE_SHARE * len(content):
         return None  # the claim gathers what several sentences tell
     place = sentences[shared.index(best)]
+    if _PRONOUN_RE.search(place):
+        return None  # "She now manages the office": the place may speak of the claim's party without its name
     words = set(_NAME_WORD_RE.findall(place.lower()))
     theirs = extract(place).names
     for n, written in names.items():

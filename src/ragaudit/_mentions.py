@@ -121,9 +121,10 @@ SHARE_TOLERANCE = 5.0
 """Percentage points between a share put in words and the percentage it rounds ("two in five" for 41%)."""
 
 
-def share_in_words(text: str, q: Quantity, percents: Sequence[float]) -> bool:
-    """Whether ``q`` is the whole of a share put in words ("about two in five", "one out of three") that one of
-    ``percents`` states."""
+def share_in_words(text: str, q: Quantity, figures: Sequence[Quantity]) -> bool:
+    """Whether ``q`` is the whole or the part of a share put in words ("about two in five", "one out of three") that
+    a percentage among ``figures`` states (never the share's own numbers)."""
+    percents = [f.value for f in figures if f.dimension == "percent"]
     if q.dimension is not None or not q.raw:
         return False
     found = _ONE_IN_RE.search(text[max(0, q.start - 16) : q.start])  # q is the whole: "two in *five*"

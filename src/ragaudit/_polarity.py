@@ -68,6 +68,8 @@ def read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             continue  # "failure to pay" denies the paying; "the original failure was covered" denies nothing
         if lower in ("fail", "fails", "failed", "failing") and nxt != "to":
             continue  # "failed to pay" denies the paying; "failed queens" are queens
+        if lower in ("excluded", "exempt") and nxt != "from":
+            continue  # "exempt from the fee" denies the fee; "exempt staff" are staff
         if lower in lex.NEGATIONS or lower.endswith("n't"):
             negations += 1
             between = [t[1].lower() for t in tokens[last_denial + 1 : i]] if last_denial >= 0 else [","]

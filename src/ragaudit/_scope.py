@@ -69,12 +69,18 @@ _PERCENT_RE = re.compile(r"(?<![\d.])(\d{1,3}(?:\.\d{1,2})?)\s?(?:%|per\s?cent\b
 def _percent_below(part: str, kind: str, nouns: set[str], own: set[float]) -> str | None:
     """A share of the claim's quantified noun in ``part`` that says less than ``kind``: at most half for "most",
     under all for "all" ("34% of respondents" against "most respondents"); not one of the claim's ``own``."""
-    for m in _PERCENT_RE.finditer(part[:MAX_CHARS]):
-        share = float(m[1])
-        if share in own or not nouns & words_around(part, m.group(), 3):
-            continue  # a share of something else in the same clause
+    shares = [
+        (float(m[1]), m.group())
+        for m in _PERCENT_RE.finditer(part[:MAX_CHARS])
+        if float(m[1]) not in own and nouns & words_around(part, m.group(), 3)  # a share of the claim's noun
+    ]
+    # A clause that also gives the share the claim's word fits ("82% were satisfied and 12% were not", "from 48% to
+    # 71%") does not say less than it.
+    if kind == "majority" and any(share > 50 for share, _ in shares):
+        return None
+    for share, written in shares:
         if (kind == "majority" and share <= 50) or (kind == "universal" and share < 100):
-            return m.group()
+            return written
     return None
 
 

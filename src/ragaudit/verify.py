@@ -365,16 +365,15 @@ class Verifier:
             for d in claim.dates
             if date_derived(d, known_dates, [*near, *given_q, *claim.quantities, *earlier[0]])
         ]
-        spans = [*claim.dates, *(given.dates if given else []), *(d for t in texts for d in extract(t).dates)]
         novel_q = [
             q
             for q in novel_q
             if q.text.lower() != "one"
             and not counts_list(alignment.claim.text, q)
             and not refers_back(alignment.claim.text, q)
-            and not share_in_words(alignment.claim.text, q, [p.value for p in [*claim.quantities, *rates]])
+            and not share_in_words(alignment.claim.text, q, [*claim.quantities, *rates])
             and not any(a <= q.start < b for a, b in derived_days)
-            and not date_span(q, spans)
+            and not date_span(q, [*claim.dates, *(given.dates if given else [])], texts)
             # The day of a date a source states is checked as a date ("19 August 2025" for "2025-08-19").
             and not any(in_date(q, [d]) and any(same_date(d, k) for k in stated) for d in claim.dates)
         ]
