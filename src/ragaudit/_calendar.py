@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Sequence
 
 from ragaudit._mentions import words_around
+from ragaudit._text import SENTENCE_BREAK_RE
 from ragaudit.slots import MAX_CHARS, Date, Quantity, extract
 
 MAX_DATES = 64
@@ -119,7 +119,6 @@ MAX_SPAN_DATES = 16
 
 MAX_SPAN_GROUPS = 256
 """Groups of dates (the claim's, each source sentence's) a length of days is compared with, at most."""
-_SENTENCE_RE = re.compile(r"(?<=[.;!?])\s+|\n+")
 
 
 def date_span(q: Quantity, own: Sequence[Date], sources: Sequence[str]) -> bool:
@@ -130,7 +129,7 @@ def date_span(q: Quantity, own: Sequence[Date], sources: Sequence[str]) -> bool:
     n = round(q.value / _DAY) if q.dimension == "time" else 0
     if not 1 <= n <= 366 or abs(n * _DAY - q.value) > 1:
         return False
-    sentences = (extract(s).dates for text in sources for s in _SENTENCE_RE.split(text[:MAX_CHARS])[:64])
+    sentences = (extract(s).dates for text in sources for s in SENTENCE_BREAK_RE.split(text[:MAX_CHARS])[:64])
     groups = [own, *(g for g in sentences if len(g) >= 2)]
     for group in groups[:MAX_SPAN_GROUPS]:
         days: list[tuple[dt.date, bool]] = []

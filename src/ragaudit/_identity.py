@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from ragaudit._mentions import words_around
 from ragaudit._roles import mentions, party_forms, shape
-from ragaudit._text import stem
+from ragaudit._text import SENTENCE_BREAK_RE, stem
 from ragaudit.slots import MAX_CHARS, extract
 
 _ARTICLE = r"(?:(?:the|a|an|its|their|our|your)\s++)?"
@@ -138,7 +138,6 @@ def identity_swap(claim: str, sources: tuple[str, ...]) -> str | None:
     return None
 
 
-_SENTENCE_RE = re.compile(r"(?<=[.;!?])\s+|\n+")
 _NAME_WORD_RE = re.compile(r"[^\W\d_]+")
 _PRONOUN_RE = re.compile(r"\b(?:he|she|his|her|hers|him|they|them|their|theirs)\b", re.IGNORECASE)
 MIN_PLACE = 3
@@ -164,7 +163,7 @@ def misplaced_party(claim: str, sources: tuple[str, ...]) -> str | None:
         return None
     name_stems = {stem(w) for n in names for w in _NAME_WORD_RE.findall(n)}
     content = ours.stems - name_stems
-    sentences = [s for text in sources for s in _SENTENCE_RE.split(text[:MAX_CHARS])[:MAX_CLAUSES]][:256]
+    sentences = [s for text in sources for s in SENTENCE_BREAK_RE.split(text[:MAX_CHARS])[:MAX_CLAUSES]][:256]
     shared = [len(content & (extract(s).stems - name_stems - _name_stems(s))) for s in sentences]
     best = max(shared, default=0)
     if best < min(MIN_PLACE, max(2, len(content))) or shared.count(best) > 1:

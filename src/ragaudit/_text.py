@@ -21,6 +21,8 @@ _STEMMER = snowballstemmer.stemmer("english")
 _WORDS = tomllib.loads(resources.files("ragaudit.data").joinpath("words.toml").read_text(encoding="utf-8"))
 
 STOPWORDS = frozenset(_WORDS["stopwords"])
+SENTENCE_BREAK_RE = re.compile(r"(?<=[.;!?])\s+|\n+")
+"""Where a source's sentences (and semicolon clauses) break: what the per-sentence reading rules read."""
 """Function words: they carry no checkable content on their own."""
 
 NEGATIONS = frozenset(_WORDS["negations"])

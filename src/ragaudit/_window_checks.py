@@ -3,7 +3,6 @@ quantifiers, certainty, names and roles. The verifier asks them of the windows c
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,13 +13,13 @@ from ragaudit._identity import identity_swap, misplaced_party
 from ragaudit._roles import name_swap, role_swap
 from ragaudit._scope import quantifiers_clash, restricted, table_exception
 from ragaudit._slot_data import Quantity
+from ragaudit._text import SENTENCE_BREAK_RE
 from ragaudit._verifier_model import VerifierModel
 from ragaudit._windows import Window
 from ragaudit.align import Alignment, SourceIndex
 from ragaudit.matching import Mismatch, compare
 from ragaudit.slots import MAX_CHARS, Slots, extract
 
-_SENTENCE_RE = re.compile(r"(?<=[.;!?])\s+|\n+")
 MIN_TIME_CONTEXT = 3
 """Words a source sentence stating the claim's times must share with the claim for them to be stated there."""
 
@@ -30,7 +29,7 @@ def times_told(claim: Slots, sources: Sequence[str]) -> bool:
     words ("arrival at 23:30 on Thursday" where the advisory gives "Revised ETA: Thursday 11 June, 23:30" and the
     berth list another time)."""
     for text in sources:
-        for sentence in _SENTENCE_RE.split(text[:MAX_CHARS])[:64]:
+        for sentence in SENTENCE_BREAK_RE.split(text[:MAX_CHARS])[:64]:
             theirs = extract(sentence)
             # A date the two share stands for one of the words ("23:30 on Thursday 11 June").
             dated = any(same_date(d, t) and d.day is not None for d in claim.dates for t in theirs.dates)
