@@ -16,8 +16,8 @@ with fewer than ``MIN_DOUBTS`` claims the model decided is read claim by claim.
   ``offline:no-answer-level``; 2-fold figures (even/odd answers) are reported.
 - **Threshold chosen on** the mean of F1 and balanced accuracy on the dev half (out of fold), weighted
   one half, and balanced accuracy on the hand-written tuning sets, weighted one half:
-  ``handcrafted_dev`` (a quarter) and blind probes 1–7 (their mean, a quarter), all read in earlier
-  rounds. Probes 8 and 9, the RAGTruth test half and every other ``test`` file are never read here.
+  ``handcrafted_dev`` (a quarter) and blind probes 1–9 (their mean, a quarter), all read in earlier
+  rounds. Probes 10–12 (held out), the RAGTruth test half and every other ``test`` file are never read here.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import platform
+import sys
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "benchmarks"
 RAGTRUTH = SHARED / "ragtruth" / "test.jsonl"
 HANDCRAFTED = SHARED / "handcrafted_dev" / "cases.jsonl"
-PROBES = [ROOT / "benchmarks" / "data" / f"blind_probe{s}.jsonl" for s in ("", "_2", "_3", "_4", "_5", "_6", "_7")]
+PROBES = [ROOT / "benchmarks" / "data" / f"blind_probe{s}.jsonl" for s in ("", *(f"_{k}" for k in range(2, 10)))]
 OUT = ROOT / "src" / "ragaudit" / "judges" / "verifier_model.json"
 TOP = 3
 """Doubts the answer-level model reads (the strongest first)."""
@@ -119,8 +120,13 @@ def main() -> None:
         tuning = {name: scores(rows, probability[name] >= threshold)[0] for name, rows in sets.items()}
         probe_mean = float(np.mean([v for k, v in tuning.items() if k != "handcrafted_dev"]))
         objective = 0.5 * (ba + f1) / 2 + 0.25 * tuning["handcrafted_dev"] + 0.25 * probe_mean
+        print(
+            f"threshold {threshold:.2f}: RAGTruth dev BA {ba:.3f} F1 {f1:.3f}, handcrafted_dev "
+            f"{tuning['handcrafted_dev']:.3f}, probes {probe_mean:.3f}, objective {objective:.4f}",
+            file=sys.stderr,
+        )
         if objective > best[0]:
-            figures = {"ragtruth_dev_ba": ba, "ragtruth_dev_f1": f1, **tuning, "probes_1_7_mean": probe_mean}
+            figures = {"ragtruth_dev_ba": ba, "ragtruth_dev_f1": f1, **tuning, "probes_1_9_mean": probe_mean}
             best = (objective, float(threshold), {k: round(v, 4) for k, v in figures.items()})
     _, threshold, figures = best
     artifact = json.loads(OUT.read_text())
@@ -135,8 +141,8 @@ def main() -> None:
             "fitted_on": f"RAGTruth {RAGTRUTH.name}, meta.hash_half == 'dev' only: {len(fitted)} of {len(dev)} "
             "answers, those the answer level reads that no detector or check flagged",
             "threshold_chosen_on": "RAGTruth dev half (mean of out-of-fold F1 and balanced accuracy, weight 1/2), "
-            "handcrafted_dev (balanced accuracy, 1/4) and blind probes 1-7 (mean balanced accuracy, 1/4); "
-            "probes 8-9, the RAGTruth test half and every other test file were not read",
+            "handcrafted_dev (balanced accuracy, 1/4) and blind probes 1-9 (mean balanced accuracy, 1/4); "
+            "probes 10-12, the RAGTruth test half and every other test file were not read",
             "data_sha256": {
                 p.name if p.parent.name == "data" else p.parent.name: hashlib.sha256(p.read_bytes()).hexdigest()
                 for p in (RAGTRUTH, HANDCRAFTED, *PROBES)

@@ -309,3 +309,33 @@ def test_review_cases_of_the_new_rules(answer: str, source: str, status: str) ->
 
 def test_so_as_an_intensifier_is_no_referral() -> None:
     assert not referral_consequence("The cafe was so busy in July that it had to call in extra staff.")
+
+
+PATENTS = (
+    "What can be patented? Computer programs are excluded 'as such', but many software-related inventions that "
+    "produce a technical effect can be patented. Ollerton Mill station: step-free access to platform 1 only."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "caught"),
+    [
+        ("Any software-related invention that produces a technical effect can be patented.", True),
+        ("Many software-related inventions that produce a technical effect can be patented.", False),
+        ("You do not need any special form: programs are excluded as such.", False),
+        ("At Ollerton Mill both platforms have step-free access.", True),
+        ("At Ollerton Mill only platform 1 has step-free access.", False),
+        ("Any software-related invention can be patented, though not a computer program as such.", False),
+    ],
+)
+def test_any_and_both_are_read_against_the_word_the_source_restricts(claim: str, caught: bool) -> None:
+    status, by = verdict(claim, PATENTS)
+    assert (status != "supported") is caught
+    if caught:
+        assert by == "detector:quantifier"
+
+
+def test_any_after_a_denial_or_a_condition_is_no_universal() -> None:
+    assert strength("you do not need any ID") is None
+    assert strength("if any, the fee is refunded") is None
+    assert strength("they accept any card") == ("universal", "any")

@@ -84,6 +84,23 @@ def _percent_below(part: str, kind: str, nouns: set[str], own: set[float]) -> st
     return None
 
 
+_NOT_ANY_RE = re.compile(
+    r"(?:\b(?:not|no|never|nor|if|whether|without|hardly|barely|cannot|before|than)|n't)(?:\W++\w++){0,2}\W*+$"
+)
+"""Words before "any" that make it no universal ("do not charge any fee", "if any", "before any")."""
+_EXCEPTION_RE = re.compile(
+    r"\b(?:though|but|except|unless|apart from|other than)\s++(?:not|for|on|in|when|where)\b", re.I
+)
+_WORD_AFTER_RE = re.compile(r"\W++(?:(?:of|the|your|our|their)\s++)?([^\W\d_][\w-]*+)")
+
+
+def _near_words(part: str, start: int, end: int) -> set[str]:
+    """Stems (five letters) of the four words either side of ``part[start:end]``."""
+    near = re.findall(r"[^\W\d_][\w-]*+", part[max(0, start - 60) : start])[-4:]
+    near += re.findall(r"[^\W\d_][\w-]*+", part[end : end + 60])[:4]
+    return {stem(w.lower())[:5] for w in near}
+
+
 _FREQUENCY_RE = re.compile(
     r"\s++(?:(?:other|extra|additional|further|single|full|working|calendar)\s++)?(?:\d|one\b|two\b|three\b|four\b|"
     r"five\b|six\b|half\b|quarter\b|days?\b|weeks?\b|months?\b|years?\b|hours?\b|minutes?\b|mornings?\b|evenings?\b|"
@@ -107,6 +124,9 @@ def strength(text: str) -> tuple[str, str] | None:
             # "every extra half hour", "every 30 minutes", "each year": how often, not how many.
             if m.group().lower() in ("every", "all") and _FREQUENCY_RE.match(plain, m.end()):
                 continue
+            # "not any", "if any", "without any": no claim about every one of them.
+            if m.group().lower() == "any" and _NOT_ANY_RE.search(before.lower()[-24:]):
+                continue
             # "they all", "systems all work", "are all": the parties just listed, each of them.
             if m.group().lower() == "all" and re.search(r"(?:s|they|we|you|are|were|be)$", before.lower()):
                 continue
@@ -122,8 +142,11 @@ def restricted(claim: str, window: str) -> str | None:
         return None
     kind, word = found
     weaker = _WEAKER[kind]
-    if weaker.search(_APPROX_SOME_RE.sub(" ", claim)):
-        return None  # the claim states the restriction itself
+    if weaker.search(_APPROX_SOME_RE.sub(" ", claim)) or _EXCEPTION_RE.search(claim[:MAX_CHARS]):
+        return None  # the claim states the restriction itself ("any seat, though not on Saturdays")
+    # "Any" and "both" quantify the word after them: the source's weaker word must stand by it.
+    loose = word.lower() in ("any", "both")
+    after = _WORD_AFTER_RE.match(claim, claim.lower().find(word.lower()) + len(word)) if loose else None
     mine, text, at = extract(claim), window[:MAX_CHARS], 0
     nouns = {noun for _, noun in mine.quantified}
     own = {float(m[1]) for m in _PERCENT_RE.finditer(claim[:MAX_CHARS])}
@@ -134,6 +157,8 @@ def restricted(claim: str, window: str) -> str | None:
         percent = None if m or share else _percent_below(part, kind, nouns, own)
         says = m.group() if m else share or percent
         if says is None:
+            continue
+        if loose and not (m and after and stem(after[1].lower())[:5] in _near_words(part, m.start(), m.end())):
             continue
         theirs = extract(part)
         # A part about another named subject restricts someone else ("Ollerton Mill: platform 1 only"), its name

@@ -9,7 +9,7 @@ derivation, and a fixed number of clauses per window.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, combinations
@@ -21,6 +21,8 @@ from ragaudit._figures import FigurePool, first, first_figures, leading, reach, 
 from ragaudit._figures import close as _close
 from ragaudit._mentions import words_around
 from ragaudit._slot_data import MONEY, WORKING_OUT
+from ragaudit._working import area_of
+from ragaudit._working import derives as _derives
 from ragaudit.slots import Date, Quantity, Slots
 
 MAX_SLOTS = 64
@@ -34,21 +36,6 @@ class Mismatch:
     kind: str
     """number, date, unit, time, name, negation, quantifier, modality or causal."""
     detail: str
-
-
-_DERIVED_HEDGE = 0.025
-"""How far a hedged figure ("about £2,000") may be from one worked out (£2,004): a rounding, not the tenth
-a hedge allows against a stated figure; among the many figures one step of arithmetic gives, some fall
-within a tenth of almost anything."""
-
-
-def _derives(a: float, d: float, approx: bool) -> bool:
-    """Whether stated ``a`` is derived figure ``d``; a small count must come out exactly (22 / 5 is not "four")."""
-    if a.is_integer() and abs(a) <= 10 and not approx:
-        return abs(a - d) <= 1e-9
-    if approx:
-        return abs(a - d) <= _DERIVED_HEDGE * max(abs(a), abs(d))
-    return _close(a, d, False)
 
 
 def _share_between(q: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity]) -> bool:
@@ -181,6 +168,8 @@ def quantity_supported(
     operands = [o for o in operands if not o.label]
     if q.dimension == "percent" and _share_between(q, operands, pool):
         return True
+    if q.dimension == "area" and area_of(q, [*pool[:12], *operands[:12]]):
+        return True
     percents = first(chain(rates, (o.raw for o in operands if o.dimension == "percent")))
     if q.dimension is None:
         # A share enters a count as a share ("40% of 600 bikes"), never as a number added to it (110 + 40%).
@@ -274,6 +263,10 @@ def compare(
             swapped.add(id(q))
             found.append(Mismatch("unit", f"'{_fmt(q)}' in another unit than the source's '{_fmt(p)}'"))
     claim_figures = [q for q in claim_figures if id(q) not in swapped]
+    for q, p in miscounted(texts[0] if texts else "", claim_figures, window, sources_pool):
+        swapped.add(id(q))
+        found.append(Mismatch("number", f"{_fmt(q)} where the source has {_fmt(p)}"))
+    claim_figures = [q for q in claim_figures if id(q) not in swapped]
     # Which of the claim's figures state each window figure (only for a claim of few figures: one of dozens,
     # a hostile one, would cost 64 × thousands of comparisons per window).
     few = len(claim_figures) <= _ACCOUNTED_FIGURES
@@ -357,6 +350,32 @@ def compare(
 
 
 _ACCOUNTED_FIGURES = 8  # claims with at most this many figures have the window figures they state set aside
+
+
+_TALLIES = frozenset(WORKING_OUT) | {"altogether", "combined", "overall", "sum", "total", "totalled", "totalling"}
+"""Words of a clause that works a count out ("850 *in total*"), unlike "each" or "both", which only distribute."""
+
+
+def miscounted(
+    claim_text: str, figures: Sequence[Quantity], window: Slots, sources_pool: Sequence[Quantity]
+) -> Iterator[tuple[Quantity, Quantity]]:
+    """A count of a noun the window counts too, equal to none of its counts ("a cap of 28 children" where it
+    gives "maximum 24 children"), stated of that noun nowhere in the sources: whatever arithmetic might give 28,
+    a clause that speaks of no total, share or working states the count, and states it wrong."""
+    if not claim_text or _TALLIES & {w.strip(",.;:!?()").lower() for w in claim_text.split()}:
+        return
+    stated = [p for p in window.quantities[:MAX_SLOTS] if not p.label and not in_date(p, window.dates)]
+    counts: dict[str, list[Quantity]] = {}
+    for p in stated:
+        if p.dimension is None and p.noun and not _year_like(p):
+            counts.setdefault(p.noun, []).append(p)
+    for q in figures[:MAX_SLOTS]:
+        theirs = counts.get(q.noun, []) if q.dimension is None and q.noun and not q.label else []
+        # A number the window states at all is stated (the noun after a figure is often a heading's).
+        if theirs and not any(
+            _close(q.raw, p.raw, q.approx) for p in chain(stated, (s for s in sources_pool if s.noun == q.noun))
+        ):
+            yield q, min(theirs, key=lambda p: abs(math.log(max(p.raw, 1e-9) / max(q.raw, 1e-9))))
 
 
 def _same_figure(a: Quantity, b: Quantity) -> bool:

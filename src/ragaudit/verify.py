@@ -12,9 +12,7 @@ a similarity (cosine) and a lexical coverage; the best is the one *about* the cl
 3. a **learned model** (logistic, over similarity, coverage, novelty and the detectors; trained by
    ``benchmarks/train_verifier.py``) gives the probability that a claim with no detector firing is
    still not supported. Its weights and every threshold ship in ``verifier_model.json``.
-
-Each result names the signal that decided it.
-"""
+Each result names the signal that decided it."""
 
 from __future__ import annotations
 
@@ -46,6 +44,7 @@ from ragaudit._text import LIGHT_WORDS, stem
 from ragaudit._verifier_model import VerifierModel, claim_features, load_model
 from ragaudit._window_checks import loosely_related, scope_mismatches, window_mismatches
 from ragaudit._windows import Window, candidate_windows, unit_positions, unit_vectors
+from ragaudit._working import calendar_factors, shown_working, working_voice
 from ragaudit.align import Alignment, SourceIndex, align
 from ragaudit.embed import embed
 from ragaudit.matching import (
@@ -91,8 +90,8 @@ _WORKING_WORDS = 3
 """Words besides its figures a clause that works figures out may have ("together you would pay …")."""
 ITEMISED_TOTAL = "a total of the answer's own supported figures"
 IN_CONTEXT = "read after the clause before it"
-_CLAUSE_GAP = 6
-"""Characters between two claims of one sentence (", and ", "; ")."""
+_CLAUSE_GAP = 10
+"""Characters between two claims of one sentence (", and ", "; ", ", which ")."""
 _FIGURE_SIGNALS = frozenset({"number", "added detail", "model"})
 """Signals a figure may have decided: a claim they flagged is read again when it states an itemised total."""
 _PER_CLAIM = 6
@@ -219,7 +218,6 @@ class Verifier:
                 or results[i - 1].status != "supported"
                 or claim.start - before.end > _CLAUSE_GAP
                 or before.text.rstrip()[-1:] in ".!?"
-                or _particular(claim.text)
             ):
                 continue
             context = before.model_copy(update={"text": f"{before.text} {claim.text}", "end": claim.end})
@@ -229,7 +227,8 @@ class Verifier:
             again = self._one(
                 align(context, index), index, vector, pool, all_text, novelty, given, known_text, embedded, earliers[i]
             )
-            if again.status == "supported" and again.signal == "model":
+            # A figure of the clause is still checked in context ("30 m long, which is just under 100 feet").
+            if again.status == "supported" and (again.signal == "model" or _particular(claim.text)):
                 results[i] = replace(result, status="supported", probability=again.probability, detail=IN_CONTEXT)
         return results
 
@@ -351,7 +350,9 @@ class Verifier:
             stated = [p for p in pool.candidates(q) if not (measure and id(p) in dated)]
             return near_q or quantity_supported(q, stated, allow_derived=False)
 
-        novel_q = unsupported_figures(claim.quantities, figure_stated, base)
+        unread = unsupported_figures(claim.quantities, figure_stated, base)
+        own = [q for q in claim.quantities if not in_date(q, claim.dates)]
+        novel_q = shown_working(own, unread, rates, calendar_factors(alignment.claim.text))
         # "One" is as often a pronoun as a count ("one customer noted"); a count before a colon counts
         # the list that follows it ("for two reasons: …").
         # A date the claim works out from a given date and a stated length of time is no added detail.
@@ -416,9 +417,7 @@ class Verifier:
         def computed() -> bool:
             worked = [d for d in claim.dates if (d.start, d.end) in derived_days]
             return any(not any(same_date(d, k) for k in stated) for d in worked) or any(
-                not quantity_supported(q, pool, allow_derived=False)
-                for q in claim.quantities
-                if not in_date(q, claim.dates)
+                not quantity_supported(q, pool, allow_derived=False) for q in own
             )
 
         if (
@@ -429,6 +428,12 @@ class Verifier:
             and (
                 sum(1 for k in alignment.keys if k not in LIGHT_WORDS) <= 1
                 or (len(words) <= _WORKING_WORDS and ((working and not new_words) or (new_words <= 1 and computed())))
+                # A clause showing its working ("two passes (£126 each) plus a child's (£66) add up to £318") or
+                # saying it works one out asserts its figures; a few words of its own (besides its voice) are the working's.
+                or (
+                    (len(novel_q) < len(unread) or (working and computed()))
+                    and new_words - sum(working_voice(k) and k not in index.vocabulary for k in words) <= 2
+                )
             )
         ):
             return PairResult("supported", min(p, 0.3), "figures", "every figure stated or derived", windows, [], feats)
