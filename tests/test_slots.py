@@ -805,3 +805,25 @@ def test_half_is_fifty_per_cent() -> None:
 )
 def test_may_have_something_is_a_permission_not_a_hedge(source: str, hedged: bool) -> None:
     assert bool(list(hedged_parts(source))) is hedged
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "dimension"),
+    [
+        ("about 64–72 °F", (64 - 32) * 5 / 9, "temperature"),  # a range's first figure in its second's scale
+        ("18 to 22 °C", 18.0, "temperature"),
+        ("two and a quarter hours", 2.25 * 3600, "time"),
+        ("a fortnight", 14 * 86400, "time"),
+        ("530 US gallons", 530 * 3.78541, "volume"),
+        ("29 psi", 29 * 6894.76, "pressure"),
+        ("2 bar", 200_000, "pressure"),
+    ],
+)
+def test_conversions_read_in_base_units(text: str, value: float, dimension: str) -> None:
+    first = extract(text).quantities[0]
+    assert first.dimension == dimension
+    assert first.value == pytest.approx(value, rel=1e-6)
+
+
+def test_a_bar_of_soap_is_no_pressure() -> None:
+    assert extract("a bar of soap").quantities == []

@@ -142,3 +142,19 @@ def test_a_count_of_what_the_window_counts_must_be_one_of_its_counts(answer: str
     """28 is 24 + 4 of the same sentence, but a clause that works out no total states the count, and states it
     wrong (before, arithmetic on the window's figures excused it)."""
     assert flagged(answer, sources) is caught
+
+
+@pytest.mark.parametrize(
+    ("source", "answer", "caught"),
+    [
+        ("The plot covers 0.5 hectares.", "The plot is about 1.2 acres.", False),
+        ("The plot covers 0.5 hectares.", "The plot is about 2.5 acres.", True),
+        ("Visits are limited to 14 days.", "Visits are capped at a fortnight.", False),
+        ("Visits are limited to 21 days.", "Visits are capped at a fortnight.", True),
+        ("Maximum pressure is 2 bar.", "Maximum pressure is about 29 psi.", False),
+        ("Maximum pressure is 2 bar.", "Maximum pressure is about 45 psi.", True),
+    ],
+)
+def test_a_figure_in_another_unit_is_the_sources_figure_not_new_wording(source: str, answer: str, caught: bool) -> None:
+    """The converted figure's number and unit count as the source's (for the model too), a wrong one as a slip."""
+    assert flagged(answer, f"Facility notes. {source} Further details are on the website.") is caught

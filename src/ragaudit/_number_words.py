@@ -91,18 +91,20 @@ _RANGE_JOIN_RE = re.compile(r"\s{0,3}(?:to|-|–|and|or)\s{0,3}")
 
 def share_range_units(text: str, quantities: list[Quantity]) -> list[Quantity]:
     """A range's first figure takes the unit written after its second ("50 to 250 microsieverts", "1,350-1,500
-    ppm"); temperatures are left as written (their units have an offset)."""
+    ppm"); a temperature's by its offset ("64–72 °F": both in °F)."""
     out = list(quantities)
     for k in range(len(out) - 2, -1, -1):
         low, high = out[k], out[k + 1]
         if (
             low.dimension is None
             and not low.label
-            and high.dimension not in (None, "temperature")
+            and high.dimension is not None
             and high.raw
             and _RANGE_JOIN_RE.fullmatch(text, low.end, high.start)
         ):
-            out[k] = replace(
-                low, value=low.raw * high.value / high.raw, dimension=high.dimension, text=text[low.start : high.end]
-            )
+            if high.dimension != "temperature":
+                value = low.raw * high.value / high.raw
+            else:  # °C is the base; any other scale here is °F
+                value = low.raw if math.isclose(high.value, high.raw) else (low.raw - 32) * 5 / 9
+            out[k] = replace(low, value=value, dimension=high.dimension, text=text[low.start : high.end])
     return out

@@ -11,6 +11,7 @@ import hashlib
 import itertools
 import json
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -18,7 +19,7 @@ from importlib import resources
 from typing import Any, Protocol
 
 from ragaudit._mentions import novel_name
-from ragaudit._text import LIGHT_WORDS
+from ragaudit._text import LIGHT_WORDS, stem
 from ragaudit.align import Alignment, SourceIndex
 from ragaudit.matching import quantity_supported, unsupported_figures
 from ragaudit.slots import Slots, extract
@@ -123,6 +124,13 @@ def load_model() -> VerifierModel:
     )
 
 
+def _figure_keys(text: str) -> set[str]:
+    """The alignment keys of a figure as written: its numbers ("#700") and its unit's words ("ft")."""
+    return {f"#{n}" for n in re.findall(r"\d+(?:\.\d+)?", text.replace(",", ""))} | {
+        stem(w.lower()) for w in re.findall(r"[^\W\d_]+", text)
+    }
+
+
 def claim_features(
     alignment: Alignment,
     index: SourceIndex,
@@ -137,7 +145,14 @@ def claim_features(
     """The learned model's inputs for one claim and its ranked evidence windows (see :data:`FEATURES`)."""
     best = windows[0]
     content = [k for k in alignment.keys if k not in LIGHT_WORDS]
-    novel = [k for k in content if k not in index.vocabulary]
+    stated = unsupported_figures(
+        claim.quantities,
+        lambda q, known: quantity_supported(q, pool, operands=known),
+        given.quantities if given else (),
+    )
+    # A figure stated in another unit ("700 ft" for 214 m) is no new wording: its number and unit are the source's.
+    converted = {k for q in claim.quantities if q.dimension and q not in stated for k in _figure_keys(q.text)}
+    novel = [k for k in content if k not in index.vocabulary and k not in converted]
     window_slots = [extract(w.text) for w in about[:3]]
     hedge_gap = float(any(s.hedged or s.unknown for s in window_slots) and not (claim.hedged or claim.unknown))
     causal_gap = float(claim.causal and not any(s.causal for s in window_slots))
@@ -155,15 +170,7 @@ def claim_features(
         "lex_union": alignment.union_coverage,
         "lex_global": alignment.global_coverage,
         "novel_stems": novel_share,
-        "novel_numbers": float(
-            len(
-                unsupported_figures(
-                    claim.quantities,
-                    lambda q, known: quantity_supported(q, pool, operands=known),
-                    given.quantities if given else (),
-                )
-            )
-        ),
+        "novel_numbers": float(len(stated)),
         "novel_names": float(sum(1 for n, w in claim.names.items() if novel_name(n, w, all_text, index))),
         "log_length": math.log1p(len(alignment.keys)),
         "structured": structured,

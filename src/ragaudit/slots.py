@@ -331,10 +331,11 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
         if (
             j + 3 < n
             and lower not in _FRACTIONS
-            and [t[1].lower() for t in tokens[j : j + 3]] == ["and", "a", "half"]
+            and [t[1].lower() for t in tokens[j : j + 2]] == ["and", "a"]
+            and tokens[j + 2][1].lower() in ("half", "quarter")
             and _unit_at(tokens, j + 3)[0]
         ):
-            value += 0.5  # "four and a half hours"
+            value += 0.5 if tokens[j + 2][1].lower() == "half" else 0.25  # "four and a half hours"
             j += 3
         period = _period(tokens, i, j, value)
         if period is not None:
