@@ -146,7 +146,8 @@ def restricted(claim: str, window: str) -> str | None:
         return None  # the claim states the restriction itself ("any seat, though not on Saturdays")
     # "Any" and "both" quantify the word after them: the source's weaker word must stand by it.
     loose = word.lower() in ("any", "both")
-    after = _WORD_AFTER_RE.match(claim, claim.lower().find(word.lower()) + len(word)) if loose else None
+    at_word = re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", claim[:MAX_CHARS]) if loose else None
+    after = _WORD_AFTER_RE.match(claim, at_word.end()) if at_word else None
     mine, text, at = extract(claim), window[:MAX_CHARS], 0
     nouns = {noun for _, noun in mine.quantified}
     own = {float(m[1]) for m in _PERCENT_RE.finditer(claim[:MAX_CHARS])}

@@ -107,7 +107,7 @@ def _near(ordered: tuple[float, ...], a: float) -> tuple[float, ...]:
     return ordered[lo:hi]
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=32)  # an entry holds up to some 20,000 figures
 def _two_steps(values: tuple[float, ...], shares: tuple[float, ...]) -> tuple[float, ...]:
     """Every figure one or two steps (+, −, ×, ÷, or a share) give from ``values``, each used once, sorted."""
 

@@ -372,8 +372,10 @@ def miscounted(
     for q in figures[:MAX_SLOTS]:
         theirs = counts.get(q.noun, []) if q.dimension is None and q.noun and not q.label else []
         # A number the window states at all is stated (the noun after a figure is often a heading's).
+        # The sources' figures near this one's value (indexed when the pool is a FigurePool): no scan of thousands.
+        near = sources_pool.candidates(q) if isinstance(sources_pool, FigurePool) else sources_pool[:MAX_SLOTS]
         if theirs and not any(
-            _close(q.raw, p.raw, q.approx) for p in chain(stated, (s for s in sources_pool if s.noun == q.noun))
+            _close(q.raw, p.raw, q.approx) for p in chain(stated, (s for s in near if s.noun == q.noun))
         ):
             yield q, min(theirs, key=lambda p: abs(math.log(max(p.raw, 1e-9) / max(q.raw, 1e-9))))
 
