@@ -91,7 +91,9 @@ _NOT_ANY_RE = re.compile(
 _EXCEPTION_RE = re.compile(
     r"\b(?:though|but|except|unless|apart from|other than)\s++(?:not|for|on|in|when|where)\b", re.I
 )
+"""A claim that states its own exception ("any seat, *though not* on Saturdays")."""
 _WORD_AFTER_RE = re.compile(r"\W++(?:(?:of|the|your|our|their)\s++)?([^\W\d_][\w-]*+)")
+"""The word a quantifier quantifies ("any *software-related* invention", "both *platforms*")."""
 
 
 def _near_words(part: str, start: int, end: int) -> set[str]:

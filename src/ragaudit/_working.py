@@ -119,13 +119,10 @@ def _two_steps(values: tuple[float, ...], shares: tuple[float, ...]) -> tuple[fl
             out.add(b / a)
         return out
 
-    first: set[float] = {a * f for a in values for f in shares}
-    pairs = [(i, j) for i, j in combinations(range(len(values)), 2)]
-    for i, j in pairs:
-        first |= step(values[i], values[j])
-    second: set[float] = set(first)
-    for i, j in pairs:
-        for x in step(values[i], values[j]):
+    stepped = [(i, j, step(values[i], values[j])) for i, j in combinations(range(len(values)), 2)]
+    second: set[float] = {a * f for a in values for f in shares}.union(*(x for _, _, x in stepped))
+    for i, j, once in stepped:
+        for x in once:
             second.update(x * f for f in shares)
             for k, c in enumerate(values):
                 if k not in (i, j):

@@ -412,7 +412,8 @@ class Verifier:
         # the answer already use cannot make it new. A clause whose figure or date no source states is working
         # one out even without saying so ("would bring the bill to £144"): one word of its own is its verb.
         words = [k for k in alignment.keys if k[0] not in "#@" and k not in LIGHT_WORDS]
-        new_words = sum(1 for k in words if k not in index.vocabulary and k not in earlier[1] and k not in _ARITHMETIC)
+        fresh = [k for k in words if k not in index.vocabulary and k not in earlier[1] and k not in _ARITHMETIC]
+        new_words = len(fresh)
 
         def computed() -> bool:
             worked = [d for d in claim.dates if (d.start, d.end) in derived_days]
@@ -432,7 +433,7 @@ class Verifier:
                 # saying it works one out asserts its figures; a few words of its own (besides its voice) are the working's.
                 or (
                     (len(novel_q) < len(unread) or (working and computed()))
-                    and new_words - sum(working_voice(k) and k not in index.vocabulary for k in words) <= 2
+                    and sum(not working_voice(k) for k in fresh) <= 2
                 )
             )
         ):
