@@ -19,6 +19,7 @@ from ragaudit._slot_data import (
     CERTAIN,
     HEDGES,
     LEXICON,
+    MONEY,
     UNKNOWN_PHRASES,
     words_re,
 )
@@ -257,7 +258,8 @@ _RULE_EFFECT_RE = re.compile(
     re.IGNORECASE,
 )
 _CASE_STATE_RE = re.compile(
-    r"\b(?:you(?:'re|’re|\s++are|'ve|\s++have)?|your|is|are|has|have|carries|carry|falls?|counts?)\b", re.IGNORECASE
+    r"\b(?:(?:you|they)(?:'re|’re|\s++are|'ve|\s++have)?|your|their|is|are|has|have|carries|carry|falls?|counts?)\b",
+    re.IGNORECASE,
 )
 
 
@@ -271,7 +273,10 @@ def reasons_from_rule(claim_text: str) -> bool:
     if sides is None or _REASON_CUE_RE.search(claim_text) is None:
         return False
     effect, cause = sides
-    return bool(_CONSEQUENCE_RE.search(effect)) or bool(_RULE_EFFECT_RE.search(effect) and _CASE_STATE_RE.search(cause))
+    # A tariff (a sum or a share the effect states: "the combined fee is cut by 20%") is a rule's effect too.
+    tariff = any(q.dimension in MONEY or q.dimension == "percent" for q in extract(effect).quantities)
+    rule = bool(_RULE_EFFECT_RE.search(effect)) or tariff
+    return bool(_CONSEQUENCE_RE.search(effect)) or bool(rule and _CASE_STATE_RE.search(cause))
 
 
 # An instruction to the reader, after any condition that opens it ("If Hatchwell is your registered office,

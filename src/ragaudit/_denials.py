@@ -184,15 +184,29 @@ _BOUND_RE = re.compile(
 )
 
 
-def forbidden_things(claim: Slots, window_text: str) -> str | None:
+_ABSTAINS_RE = re.compile(
+    r"\b(?:wait|steer clear|stay away|keep away|hold off)\b|\bleave\b[^.;]{0,40}\balone\b",
+    re.IGNORECASE,
+)
+"""A claim that keeps away from what it names ("wait four months … before giving", "leave the painted surface
+alone"): it puts nothing to use."""
+
+
+def forbidden_things(claim: Slots, window_text: str, claim_text: str = "") -> str | None:
     """What a clause of the window forbids ("Do not use alcohol or petroleum jelly to …") and the claim
     puts to use, whatever verb it uses; a denial in the claim's own condition ("if it won't come off")
-    denies nothing of them. Returns one of the things' stems."""
-    if claim.negated_heads or claim.question:
+    denies nothing of them, nor does a claim that keeps away from them (``claim_text``). Returns one of the
+    things' stems."""
+    if claim.negated_heads or claim.question or (claim_text and _ABSTAINS_RE.search(claim_text[:MAX_CHARS])):
         return None
     for clause in _CLAUSE_RE.split(window_text[:MAX_CHARS])[:64]:
         forbidden = _PROHIBITION_RE.match(clause)
         if forbidden and _BOUND_RE.match(forbidden["things"]):
+            continue
+        # A deed named by its own verb ("Do not *wash* any oil into the drainage") is done only with that verb; one
+        # named by a verb of using ("Do not use alcohol") is done whatever the claim's verb.
+        verb = stem(forbidden["things"].split()[0].lower()) if forbidden else ""
+        if forbidden and verb not in _INSTRUMENTAL and verb not in claim.stems:
             continue
         shared = claim.stems & (extract(forbidden["things"]).stems - _INSTRUMENTAL) if forbidden else set()
         if len(shared) >= 2:

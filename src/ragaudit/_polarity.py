@@ -70,6 +70,8 @@ def read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             continue  # "failed to pay" denies the paying; "failed queens" are queens
         if lower in ("excluded", "exempt") and nxt != "from":
             continue  # "exempt from the fee" denies the fee; "exempt staff" are staff
+        if (lower in lex.NEGATIONS or lower.endswith("n't")) and _bounds(tokens, i):
+            continue  # "can't be more than two years old", "must not exceed 25 kg": a bound, as "no more than" is
         if lower in lex.NEGATIONS or lower.endswith("n't"):
             negations += 1
             between = [t[1].lower() for t in tokens[last_denial + 1 : i]] if last_denial >= 0 else [","]
@@ -108,6 +110,20 @@ def read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
                 denied = duty or (_noun_head(text, tokens, i) if lower == "no" else "") or content[0]
                 slots.negated_heads.add(denied)
     slots.negated = negations % 2 == 1
+
+
+_COMPARATIVES = frozenset(
+    {"more", "less", "fewer", "longer", "later", "earlier", "older", "younger", "higher", "lower", "greater", "heavier"}
+)
+
+
+def _bounds(tokens: list[tuple[str, str, int, int]], i: int) -> bool:
+    """Whether the denial at ``i`` sets a bound on a figure: "not (be) more than …", "cannot exceed …"."""
+    after = [t[1].lower() for t in tokens[i + 1 : i + 4] if t[0] == "word"]
+    after = after[1:] if after[:1] == ["be"] else after
+    if after[:1] == ["exceed"] or after[:2] in (["go", "over"], ["go", "above"], ["go", "beyond"]):
+        return True
+    return bool(after) and after[0] in _COMPARATIVES and after[1:2] == ["than"]
 
 
 def _content(word: str) -> bool:

@@ -16,6 +16,7 @@ another party, and no source binds them to the first one ("Portcullis authentica
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from functools import lru_cache
@@ -47,8 +48,13 @@ _SPEECH = re.compile(
 _SALUTATIONS = frozenset({"dear", "hi", "hello"})
 _SUBORDINATE = frozenset({"that", "which", "who", "whom", "then", "also", "now"})
 _COORDINATION = frozenset({"and", "or", "as", "well"})
-_DETERMINERS = frozenset({"the", "a", "an", "your", "our", "its", "their", "his", "her"})
+_DETERMINERS = frozenset({"the", "a", "an", "your", "our", "its", "their", "his", "her", "same"})
+_POSSESSIVE_RE = re.compile(r"(?:[A-Z][\w-]*+\s++){0,3}[\w-]++['’]s\s*+$")
 ROOT = 6
+ROLE = "role:"
+"""How a party named by its role is keyed ("role:nurse"), apart from the names."""
+_APPOSITION_GLUE_RE = re.compile(r"\s*+(?:,|\bis|\bwas|\bas)\s*+(?:(?:the|a|an|our|its|their|his|her)\s++)?")
+"""What stands between a name and a role in apposition: ", the", " is the", ", our"."""
 """Letters of a stem compared: "underwriter" and "underwritten", "supplier" and "supplied" meet."""
 MAX_CLAUSES = 64
 
@@ -171,7 +177,8 @@ def bindings(
     """
     forms = dict(forms_key)
     order = sorted((f for f in forms if forms[f]), key=len, reverse=True)
-    name_words = frozenset(w for f in forms for w in f.lower().split())
+    # A role noun stays a word of the roles it names ("Danecroft, the customs broker"), though it anchors its own.
+    name_words = frozenset(w for f, p in forms.items() if not p.startswith(ROLE) for w in f.lower().split())
     roles: dict[str, set[str]] = {}
     nouns: dict[str, set[str]] = {}
     related: dict[str, set[str]] = {}
@@ -203,6 +210,8 @@ def bindings(
             k = int(left > 0)
             before, after = clause[left:start], clause[end:right]
             words = re.findall(r"[a-z]+|[^a-z\s]", before.lower())
+            if _POSSESSIVE_RE.search(before) and _place(before) in _AGENT:
+                words = re.findall(r"[a-z]+|[^a-z\s]", _POSSESSIVE_RE.sub(" ", before).lower())
             words = [w for w in words if w not in _DETERMINERS]
             # The word right before the name (past an article), if nothing but spaces comes between.
             last = words[-1] if words and before[-1:].isspace() else ""
@@ -212,7 +221,7 @@ def bindings(
                 # "by A and (by) B": B shares what A's preposition binds.
                 bound = backward.get(last, "")
             elif last in _PREPOSITIONS:
-                bound = before.rsplit(",", 1)[-1] if last in _AGENT else ""
+                bound = _agent_words(before) if last in _AGENT else ""
                 backward[last] = bound
             else:
                 bound = after
@@ -223,6 +232,9 @@ def bindings(
                     head = phrase[at + 1 :]
                     if at >= 0 and len(head) <= 3 and not any(w.lower() in _COPULAS for w in head):
                         noun = " ".join(head)
+                        if at >= 1 and phrase[at - 1].lower() in _AGENT:
+                            # "given by the practice nurse, Owen Lusk,": the agent's deed is the name's.
+                            bound = f"{' '.join(phrase[: at - 1])} {after}"
                 elif last in _COPULAS:
                     noun = before.rsplit(",", 1)[-1]
             if last in _PREPOSITIONS or generous:
@@ -252,6 +264,37 @@ def bindings(
     return {p: (frozenset(r), frozenset(nouns[p]), frozenset(related[p])) for p, r in roles.items()}
 
 
+_RELATIVE_RE = re.compile(r",\s*+(?:which|who|that)\s")
+
+
+def _titled(text: str, forms: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """The forms ``text`` is read with: a role it sets in apposition to a name ("Danecroft Shipping, the customs
+    broker,", "our nurse, Priya Venn,") is that party's title there, not a party of its own."""
+    titles = {p for f, p in forms.items() if p.startswith(ROLE) and f in text and _apposed(text, f, forms)}
+    return tuple(sorted((f, p) for f, p in forms.items() if p not in titles))
+
+
+def _apposed(text: str, role: str, forms: dict[str, str]) -> bool:
+    """Whether ``role`` stands in ``text`` in apposition to a name of ``forms`` ("N, the R", "the R, N", "N is the R")."""
+    names = [f for f, p in forms.items() if p and not p.startswith(ROLE) and f in text]
+    for m in re.finditer(rf"(?<![\w-]){re.escape(role)}(?![\w-])", text):
+        for name in names:
+            for n in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text):
+                glue = text[n.end() : m.start()] if n.end() <= m.start() else text[m.end() : n.start()]
+                if (n.end() <= m.start() or m.end() <= n.start()) and _APPOSITION_GLUE_RE.fullmatch(glue):
+                    return True
+    return False
+
+
+def _agent_words(before: str) -> str:
+    """What an agent after "by" does: the words back to the last comma, or back to the subject a relative clause
+    describes, with that clause ("The final proofread, which compares figures, …, is done by")."""
+    relative = _RELATIVE_RE.search(before)
+    if relative:
+        return before[before.rfind(",", 0, relative.start()) + 1 :]
+    return before.rsplit(",", 1)[-1]
+
+
 def _example(before: str) -> bool:
     """Whether a name stands in a list of examples: "such as" or "like", then only names, commas,
     "and"/"or" and articles up to it ("countries such as Germany, the United States and N")."""
@@ -269,6 +312,10 @@ def _place(before: str) -> str:
     conjunction, a relative or a copula), the preposition it is the agent of ("by", "with"), or
     ``"placed"`` (after a verb or another preposition: "runs N", "a degree at N", "with good N")."""
     words = [w for w in re.split(r"[^\w\s'’-]", before)[-1].lower().split() if w not in _DETERMINERS]
+    # After an agent's preposition a possessive stands where an article does ("by the Wheelchair Service's engineers").
+    agent = [w for w in _POSSESSIVE_RE.sub("", before).lower().split() if w not in _DETERMINERS][-1:]
+    if agent and agent[0] in _AGENT:
+        return agent[0]
     if not words or words[-1] in _CONJUNCTIONS | _COORDINATION | _COPULAS | _SUBORDINATE:
         return ""
     return words[-1] if words[-1] in _AGENT else "placed"
@@ -301,22 +348,72 @@ def _told(
     return told
 
 
+_ROLE_NOUNS = frozenset(LEXICON["cues"]["role_nouns"])
+_TOKEN_RE = re.compile(r"[\w'’-]+|[^\w\s]")
+MAX_ROLE_TOKENS = 4096
+"""Tokens of a text read for role nouns."""
+
+
+def _role_noun(word: str) -> str:
+    """The role noun a word is, singular ("lenders" → "lender"), else ``""``."""
+    for noun in (word, word[:-1] if word.endswith("s") else "", word[:-2] if word.endswith("es") else ""):
+        if noun in _ROLE_NOUNS:
+            return noun
+    return ""
+
+
+@lru_cache(maxsize=64)  # a request's sources and claims
+def _role_mentions(text: str) -> dict[str, str]:
+    """Each role noun of ``text`` as written with its modifiers ("audiology assistant") → its party ("the assistant")."""
+    tokens = [m[0] for m in itertools.islice(_TOKEN_RE.finditer(text[:MAX_CHARS]), MAX_ROLE_TOKENS)]
+    found: dict[str, str] = {}
+    for i, word in enumerate(tokens):
+        noun = _role_noun(word)
+        if not noun:
+            continue
+        # Modifiers: the lower-case words right before it, back to a function word ("by our ear care nurse").
+        start = i
+        while (
+            start > max(0, i - 2)
+            and tokens[start - 1].replace("-", "").isalpha()
+            and tokens[start - 1].islower()
+            and tokens[start - 1] not in STOPWORDS | _DETERMINERS | _PREPOSITIONS
+            and not _role_noun(tokens[start - 1])
+        ):
+            start -= 1
+        found[" ".join(tokens[start : i + 1])] = ROLE + noun
+        found.setdefault(word, ROLE + noun)
+    return found
+
+
+def role_forms(claim: str, sources: tuple[str, ...]) -> dict[str, str]:
+    """Role nouns as the claim and the sources write them → their parties, where the claim names a role the
+    sources name too: a party named by its role ("the lender") is read for who does what as a name is."""
+    ours = _role_mentions(claim)
+    theirs = {k: v for text in sources for k, v in _role_mentions(text).items()}
+    if not set(ours.values()) & set(theirs.values()):
+        return {}
+    return {**theirs, **ours}
+
+
 def role_swap(claim: str, window: str, sources: tuple[str, ...], min_roles: int = 2, passage: str = "") -> str | None:
     """Why the claim gives a party the role its window gives another ("'Portcullis' … 'authenticates',
     'issues' where the source says 'Keystrel' does"), when no source gives those words to the first.
     The claim's party must be named in the window's ``passage`` (the whole source), if not in it."""
-    if not extract(claim[:MAX_CHARS]).names:
+    by_role = role_forms(claim, sources)
+    if not extract(claim[:MAX_CHARS]).names and not by_role:
         return None  # the claim names nobody
-    forms = party_forms(claim, sources)
+    forms = {**party_forms(claim, sources), **by_role}
     key = tuple(sorted(forms.items()))
     claim, window, passage = claim[:MAX_CHARS], window[:MAX_CHARS], passage[:MAX_CHARS]
     sources = tuple(t[:MAX_CHARS] for t in sources)
-    ours = bindings(claim, key)
+    ours = bindings(claim, _titled(claim, forms))
     if len(forms) < 2 or not ours:
         return None
-    theirs = bindings(window, key)
+    theirs = bindings(window, _titled(window, forms))
     wanted = tuple(w for w, p in forms.items() if p in ours)
     told = _told(sources, key, wanted)
+    roles_named = {p for w, p in by_role.items() if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", claim)}
     for party, (roles, nouns, related) in ours.items():
         if party not in theirs and party not in bindings(passage or window, key, True, wanted):
             continue  # the window's passage does not name this party: nothing to compare
@@ -336,11 +433,15 @@ def role_swap(claim: str, window: str, sources: tuple[str, ...], min_roles: int 
                 and not roles & theirs[party][0]
                 and not ours[other][0] & their_roles
             )
+            # A third party named by its role that both texts relate it to ("instructs a surveyor") is a word of the role.
+            beside = (related & around & set(by_role.values())) - {party, other}
+            if other in roles_named and not traded:
+                continue  # the claim names the role it would have confused ("a nurse on board, Mary Cunningham")
             if (
                 other not in related
                 and party not in around
                 and other != party
-                and (len(swapped) >= min_roles or swapped & nouns or traded)
+                and (len(swapped) + len(beside) >= min_roles or swapped & nouns or traded)
                 and len(swapped) > len(roles & own)
             ):
                 said = _shown(claim, swapped, frozenset(w for f in forms for w in f.lower().split()))

@@ -72,7 +72,8 @@ def _percent_below(part: str, kind: str, nouns: set[str], own: set[float]) -> st
     shares = [
         (float(m[1]), m.group())
         for m in _PERCENT_RE.finditer(part[:MAX_CHARS])
-        if float(m[1]) not in own and nouns & words_around(part, m.group(), 3)  # a share of the claim's noun
+        # A share of the claim's noun; of anyone, where the claim quantifies people ("everyone who tried it").
+        if float(m[1]) not in own and (nouns & words_around(part, m.group(), 3) or not nouns)
     ]
     # A clause that also gives the share the claim's word fits ("82% were satisfied and 12% were not", "from 48% to
     # 71%") does not say less than it.
@@ -153,11 +154,12 @@ def restricted(claim: str, window: str) -> str | None:
     mine, text, at = extract(claim), window[:MAX_CHARS], 0
     nouns = {noun for _, noun in mine.quantified}
     own = {float(m[1]) for m in _PERCENT_RE.finditer(claim[:MAX_CHARS])}
+    people = word.lower() in ("everyone", "everybody")
     for part in _PART_RE.split(text)[:64]:
         at = max(at, text.find(part, at))
         m = weaker.search(_IDIOMS.sub(" ", _APPROX_SOME_RE.sub(" ", part)))
         share = None if m else _share_below(part, kind)
-        percent = None if m or share else _percent_below(part, kind, nouns, own)
+        percent = None if m or share or not (nouns or people) else _percent_below(part, kind, nouns, own)
         says = m.group() if m else share or percent
         if says is None:
             continue
@@ -174,7 +176,9 @@ def restricted(claim: str, window: str) -> str | None:
             continue
         said = theirs.stems | label.stems
         # A share of the claim's own noun binds closer than shared words: its noun and one more suffice.
-        if len(mine.stems & said - {stem(word.lower()), stem(says.lower())}) >= (2 if percent else MIN_SHARED):
+        if len(mine.stems & said - {stem(word.lower()), stem(says.lower())}) >= (
+            2 if percent and nouns else MIN_SHARED
+        ):
             return f"'{word}' where the source says '{says}'"
     return None
 
@@ -271,12 +275,14 @@ _QUANTIFIER_CLASHES = frozenset(
 where the source says "all patients" misstates it, "many" where it says "most" does not."""
 
 
-def quantifiers_clash(claim: set[tuple[str, str]], source: set[tuple[str, str]]) -> bool:
+def quantifiers_clash(
+    claim: set[tuple[str, str]], source: set[tuple[str, str]], pairs: frozenset[tuple[str, str]] | None = None
+) -> bool:
     """Whether the claim quantifies a noun in a way the source's quantifier of it rules out
-    ("all patients" where the source says "some patients")."""
+    ("all patients" where the source says "some patients"); ``pairs``: only these (claim's, source's) clashes."""
     said = {theirs for theirs, _ in source}  # "most homes … Few have insulation" also says "most"
     return any(
-        noun == their_noun and q != theirs and (q, theirs) in _QUANTIFIER_CLASHES
+        noun == their_noun and q != theirs and (q, theirs) in (_QUANTIFIER_CLASHES if pairs is None else pairs)
         for q, noun in claim
         if q not in said
         for theirs, their_noun in source

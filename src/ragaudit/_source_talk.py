@@ -7,7 +7,7 @@ import re
 
 _DOC_WORDS = (
     r"(?:passages?|sources?|documents?|docs|context|provided\ (?:text|information)|information(?:\ provided)?|"
-    r"articles?|data|pages?|documentation|materials|figures|notes|readme|results|neither|none\ of\ them)"
+    r"articles?|data|pages?|documentation|materials?|figures|notes|readme|results|neither|none\ of\ them)"
 )
 _WORLD_WORDS = (
     r"(?:records?|polic(?:y|ies)|handbooks?|websites?|guides?|guidance|reports?|letters?|schedules?|calendars?|"
@@ -44,7 +44,7 @@ ABSTENTION_RE = re.compile(
            can't\ be\ (?:determined|worked\ out|calculated|confirmed|answered)|
            (?:is|are|was|were|isn't|aren't|wasn't|weren't)\ not\ (?:mentioned|specified|provided|stated|addressed|included|available|given|listed|published|known)|
            (?:isn't|aren't|wasn't|weren't)\ (?:mentioned|specified|provided|stated|addressed|included|given|listed|published|said|known))
-      | \bnot\ possible\ to\ (?:determine|answer|say|tell|work\ out)
+      | \b(?:not\ possible|no\ way)\ to\ (?:determine|answer|say|tell|know|work\ out)
       | \bneither\ (?:source|document|passage|page)\b
       | \b(?:neither|none)\ (?:of\ (?:them|the\ (?:\w+\ )?\w+)\ |\w+\ )?(?:says|states|mentions|specifies|gives|lists|covers|addresses|
            includes|provides|shows|sets(?:\ out)?|spells\ out)\b

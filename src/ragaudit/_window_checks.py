@@ -3,6 +3,8 @@ quantifiers, certainty, names and roles. The verifier asks them of the windows c
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,7 +15,7 @@ from ragaudit._identity import identity_swap, misplaced_party
 from ragaudit._roles import name_swap, role_swap
 from ragaudit._scope import quantifiers_clash, restricted, table_exception
 from ragaudit._slot_data import Quantity
-from ragaudit._text import SENTENCE_BREAK_RE
+from ragaudit._text import SENTENCE_BREAK_RE, stem
 from ragaudit._verifier_model import VerifierModel
 from ragaudit._windows import Window
 from ragaudit.align import Alignment, SourceIndex
@@ -48,11 +50,52 @@ def loosely_related(model: VerifierModel, claim_text: str, claim: Slots, window:
     )
 
 
-def scope_mismatches(claim_text: str, window_text: str) -> list[Mismatch]:
-    """The quantifier a window restricts ("every centre" where "some centres" open): read in a window related to the
-    claim though too loosely for its figures to be compared."""
-    scope = restricted(claim_text, window_text)
-    return [Mismatch("quantifier", scope)] if scope else []
+_NO_NOUN_RE = re.compile(r"(?<![\w-])(?:no|none of (?:the|our|its|their))\s++([^\W\d_]++)", re.IGNORECASE)
+"""A noun the text quantifies with "no" ("No lender on our panel accepts …")."""
+_A_FEW_RE = re.compile(r"(?<![\w-])a\s++few(?![\w-])", re.IGNORECASE)
+
+
+def _quantifier_clash(
+    claim: Slots, theirs: Slots, claim_text: str, window_text: str, pairs: frozenset[tuple[str, str]] | None = None
+) -> Mismatch | None:
+    """The claim's quantifier of a noun that the window quantifies otherwise ("all of the affected properties" where
+    "most affected homes"; "a few lenders" where "no lender")."""
+    # "A few" says some, not few; "no lender" says none of them.
+    ours = {("some" if q == "few" and _A_FEW_RE.search(claim_text) else q, n) for q, n in claim.quantified}
+    denied = {("none", stem(m[1].lower())) for m in itertools.islice(_NO_NOUN_RE.finditer(window_text[:MAX_CHARS]), 16)}
+    if not quantifiers_clash(ours, set(theirs.quantified) | denied, pairs):
+        return None
+    said = "/".join(sorted(q for q, _ in ours))
+    told = "/".join(sorted(theirs.quantifiers | {q for q, _ in denied})) or "no"
+    return Mismatch("quantifier", f"'{said}' where the source says '{told}'")
+
+
+_SAYS_MORE = frozenset(
+    {
+        ("all", "few"),
+        ("all", "most"),
+        ("all", "none"),
+        ("most", "few"),
+        ("most", "none"),
+        ("some", "none"),
+        ("many", "none"),
+    }
+)
+"""Quantifier clashes where the claim says more than the source, read in a loosely related window ("several systems
+work together" says that some do, not that the others do not)."""
+
+
+def scope_mismatches(model: VerifierModel, claim: Slots, claim_text: str, window: Window) -> list[Mismatch]:
+    """The quantifier a window restricts ("every centre" where "some centres" open) or, close in meaning, gives the
+    same noun with less ("all of the affected properties" where "most affected homes"): read in a window related to
+    the claim though too loosely for its figures to be compared."""
+    scope = restricted(claim_text, window.text)
+    if scope:
+        return [Mismatch("quantifier", scope)]
+    if window.similarity < model.about_similarity:
+        return []
+    clash = _quantifier_clash(claim, extract(window.text), claim_text, window.text, _SAYS_MORE)
+    return [clash] if clash else []
 
 
 def window_mismatches(
@@ -80,14 +123,10 @@ def window_mismatches(
     if any(m.kind == "time" for m in found) and times_told(claim, [s.text for s in index.sources]):
         found = [m for m in found if m.kind != "time"]  # stated beside the claim's words in another passage
     shared = claim.stems & theirs.stems
-    if quantifiers_clash(claim.quantified, theirs.quantified) and (window.similarity >= model.about_similarity):
-        found.append(
-            Mismatch(
-                "quantifier",
-                f"'{'/'.join(sorted(claim.quantifiers))}' where the source says "
-                f"'{'/'.join(sorted(theirs.quantifiers))}'",
-            )
-        )
+    similar = window.similarity >= model.about_similarity
+    clash = _quantifier_clash(claim, theirs, alignment.claim.text, window.text) if similar else None
+    if clash:
+        found.append(clash)
     text = alignment.claim.text
     clause, near = closest_clause(claim, window.text)
     if not keeps_hedge(text) and (
@@ -98,7 +137,6 @@ def window_mismatches(
     duty = duty_clash(alignment.claim.text, window.text)
     if duty:
         found.append(Mismatch("modality", duty))
-    similar = window.similarity >= model.about_similarity
     related = window.word_coverage >= 0.6 and similar and len(shared) >= 3
     swap = name_swap(claim, theirs, alignment.claim.text, window.text, all_text, related=related)
     if swap:

@@ -9,6 +9,7 @@ derivation, and a fixed number of clauses per window.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -356,6 +357,13 @@ _TALLIES = frozenset(WORKING_OUT) | {"altogether", "combined", "overall", "sum",
 """Words of a clause that works a count out ("850 *in total*"), unlike "each" or "both", which only distribute."""
 
 
+_COMPARED_RE = re.compile(
+    r"\s*+(?:[^\W\d_]++\s++)?(?:lower|higher|more|fewer|less|above|below|over|under|short|behind|ahead|extra)\b",
+    re.IGNORECASE,
+)
+"""Words after a count (and its noun) that make it a difference ("16 points lower", "three more staff")."""
+
+
 def miscounted(
     claim_text: str, figures: Sequence[Quantity], window: Slots, sources_pool: Sequence[Quantity]
 ) -> Iterator[tuple[Quantity, Quantity]]:
@@ -370,6 +378,8 @@ def miscounted(
         if p.dimension is None and p.noun and not _year_like(p):
             counts.setdefault(p.noun, []).append(p)
     for q in figures[:MAX_SLOTS]:
+        if _COMPARED_RE.match(claim_text, q.end, q.end + 40):
+            continue  # "16 points lower at 112": a difference between counts, not a count
         theirs = counts.get(q.noun, []) if q.dimension is None and q.noun and not q.label else []
         # A number the window states at all is stated (the noun after a figure is often a heading's).
         # The sources' figures near this one's value (indexed when the pool is a FigurePool): no scan of thousands.

@@ -292,9 +292,14 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
                 article_unit, _ = _unit_at(tokens, i + 1)
                 after_unit = tokens[i + 2][1].lower() if i + 2 < n and tokens[i + 2][0] == "word" else ""
                 ordinal = article_unit == "second" and after_unit not in ("", *_AFTER_A_SECOND)
+                # "a mile and a half": any unit with an article counts as one before a fraction of it.
+                fraction = [t[1].lower() for t in tokens[i + 2 : i + 5]] in (
+                    ["and", "a", "half"],
+                    ["and", "a", "quarter"],
+                )
                 if (
                     article_unit
-                    and lex.UNITS[article_unit][0] == "time"
+                    and (lex.UNITS[article_unit][0] == "time" or fraction)
                     and not ordinal
                     and not _rate_of(text, slots, start)
                 ):
@@ -396,13 +401,26 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
         elif unit:
             dimension, factor = lex.UNITS[unit]
             base = value * factor + lex.UNIT_OFFSETS.get(unit, 0.0)
-        if kind == "word" and lower == "half" and unit is None and i >= 2 and tokens[i - 2][1].lower() == "and":
-            # "an hour and a half", "two days and a half": the quantity before grows by half its unit.
+        if (
+            kind == "word"
+            and lower in ("half", "quarter")
+            and unit is None
+            and i >= 2
+            and tokens[i - 2][1].lower() == "and"
+        ):
+            # "an hour and a half", "a mile and a quarter": the quantity right before grows by that part of its unit.
             prev_q = slots.quantities[-1] if slots.quantities else None
-            if prev_q and prev_q.dimension == "time" and prev_q.raw:
+            if prev_q and prev_q.dimension and prev_q.raw and tokens[i - 2][2] - prev_q.end <= 1:
+                part = 0.5 if lower == "half" else 0.25
                 factor = prev_q.value / prev_q.raw
                 slots.quantities[-1] = Quantity(
-                    prev_q.value + 0.5 * factor, prev_q.raw + 0.5, "time", prev_q.approx, prev_q.start, end, prev_q.text
+                    prev_q.value + part * factor,
+                    prev_q.raw + part,
+                    prev_q.dimension,
+                    prev_q.approx,
+                    prev_q.start,
+                    end,
+                    prev_q.text,
                 )
                 i += 1
                 continue

@@ -268,7 +268,7 @@ class Verifier:
         p = model.probability(feats) if self.learned else 1.0 - feats["lex_best"]
         for window in about[:2] if self.detectors else ():
             if loosely_related(model, alignment.claim.text, claim, window):  # a weaker quantifier, not a figure
-                found = scope_mismatches(alignment.claim.text, window.text)
+                found = scope_mismatches(model, claim, alignment.claim.text, window)
             else:
                 found = window_mismatches(model, claim, alignment, window, pool, all_text, given, index, earlier[0])
             if found:
@@ -300,7 +300,7 @@ class Verifier:
         for window in dict.fromkeys([*windows[:2], *about[:4]]) if self.detectors else ():
             clashes = (polarity_clash(s, window.text, claim_text=t, sources=texts) for t, s in parts if window in about)
             clash = next((c for c in clashes if c), None)
-            banned = None if clash else forbidden_things(claim, window.text)
+            banned = None if clash else forbidden_things(claim, window.text, alignment.claim.text)
             if clash:
                 side = "negates" if clash[1] else "states"
                 found = [Mismatch("negation", f"the source {side} '{clash[0]}'")]
