@@ -16,8 +16,8 @@ with fewer than ``MIN_DOUBTS`` claims the model decided is read claim by claim.
   ``offline:no-answer-level``; 2-fold figures (even/odd answers) are reported.
 - **Threshold chosen on** the mean of F1 and balanced accuracy on the dev half (out of fold), weighted
   one half, and balanced accuracy on the hand-written tuning sets, weighted one half:
-  ``handcrafted_dev`` (a quarter) and blind probes 1–9 (their mean, a quarter), all read in earlier
-  rounds. Probes 10–12 (held out), the RAGTruth test half and every other ``test`` file are never read here.
+  ``handcrafted_dev`` (a quarter) and blind probes 1–12 (their mean, a quarter), all read in earlier
+  rounds. Probes 13–14 (held out), the RAGTruth test half and every other ``test`` file are never read here.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "benchmarks"
 RAGTRUTH = SHARED / "ragtruth" / "test.jsonl"
 HANDCRAFTED = SHARED / "handcrafted_dev" / "cases.jsonl"
-PROBES = [ROOT / "benchmarks" / "data" / f"blind_probe{s}.jsonl" for s in ("", *(f"_{k}" for k in range(2, 10)))]
+PROBES = [ROOT / "benchmarks" / "data" / f"blind_probe{s}.jsonl" for s in ("", *(f"_{k}" for k in range(2, 13)))]
 OUT = ROOT / "src" / "ragaudit" / "judges" / "verifier_model.json"
 TOP = 3
 """Doubts the answer-level model reads (the strongest first)."""
@@ -126,7 +126,7 @@ def main() -> None:
             file=sys.stderr,
         )
         if objective > best[0]:
-            figures = {"ragtruth_dev_ba": ba, "ragtruth_dev_f1": f1, **tuning, "probes_1_9_mean": probe_mean}
+            figures = {"ragtruth_dev_ba": ba, "ragtruth_dev_f1": f1, **tuning, "probes_1_12_mean": probe_mean}
             best = (objective, float(threshold), {k: round(v, 4) for k, v in figures.items()})
     _, threshold, figures = best
     artifact = json.loads(OUT.read_text())
@@ -141,8 +141,8 @@ def main() -> None:
             "fitted_on": f"RAGTruth {RAGTRUTH.name}, meta.hash_half == 'dev' only: {len(fitted)} of {len(dev)} "
             "answers, those the answer level reads that no detector or check flagged",
             "threshold_chosen_on": "RAGTruth dev half (mean of out-of-fold F1 and balanced accuracy, weight 1/2), "
-            "handcrafted_dev (balanced accuracy, 1/4) and blind probes 1-9 (mean balanced accuracy, 1/4); "
-            "probes 10-12, the RAGTruth test half and every other test file were not read",
+            "handcrafted_dev (balanced accuracy, 1/4) and blind probes 1-12 (mean balanced accuracy, 1/4); "
+            "probes 13-14, the RAGTruth test half and every other test file were not read",
             "data_sha256": {
                 p.name if p.parent.name == "data" else p.parent.name: hashlib.sha256(p.read_bytes()).hexdigest()
                 for p in (RAGTRUTH, HANDCRAFTED, *PROBES)

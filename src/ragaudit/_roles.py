@@ -49,9 +49,20 @@ _SALUTATIONS = frozenset({"dear", "hi", "hello"})
 _SUBORDINATE = frozenset({"that", "which", "who", "whom", "then", "also", "now"})
 _COORDINATION = frozenset({"and", "or", "as", "well"})
 _DETERMINERS = frozenset({"the", "a", "an", "your", "our", "its", "their", "his", "her", "same"})
-_POSSESSIVE_RE = re.compile(r"(?:[A-Z][\w-]*+\s++){0,3}[\w-]++['’]s\s*+$")
+_POSSESSIVE_RE = re.compile(r"(?<![\w'’-])(?:[A-Z][\w-]*+\s++){0,3}[\w-]++['’]s\s*+$")
+"""A possessive that ends a text ("by the Wheelchair Service's "), from a word's start (so each run is read once)."""
+
+
+def _possessive_cut(before: str, fill: str = "") -> str | None:
+    """``before`` with the possessive that ends it replaced by ``fill``, or ``None`` where none ends it."""
+    cut, count = _POSSESSIVE_RE.subn(fill, before)
+    return cut if count else None
+
+
 ROOT = 6
 ROLE = "role:"
+MAX_APPOSED = 16
+"""Mentions of a role, names, and mentions of each name read for apposition in one text (bounded work)."""
 """How a party named by its role is keyed ("role:nurse"), apart from the names."""
 _APPOSITION_GLUE_RE = re.compile(r"\s*+(?:,|\bis|\bwas|\bas)\s*+(?:(?:the|a|an|our|its|their|his|her)\s++)?")
 """What stands between a name and a role in apposition: ", the", " is the", ", our"."""
@@ -210,8 +221,8 @@ def bindings(
             k = int(left > 0)
             before, after = clause[left:start], clause[end:right]
             words = re.findall(r"[a-z]+|[^a-z\s]", before.lower())
-            if _POSSESSIVE_RE.search(before) and _place(before) in _AGENT:
-                words = re.findall(r"[a-z]+|[^a-z\s]", _POSSESSIVE_RE.sub(" ", before).lower())
+            if (cut := _possessive_cut(before, " ")) is not None and _place(before) in _AGENT:
+                words = re.findall(r"[a-z]+|[^a-z\s]", cut.lower())
             words = [w for w in words if w not in _DETERMINERS]
             # The word right before the name (past an article), if nothing but spaces comes between.
             last = words[-1] if words and before[-1:].isspace() else ""
@@ -276,10 +287,10 @@ def _titled(text: str, forms: dict[str, str]) -> tuple[tuple[str, str], ...]:
 
 def _apposed(text: str, role: str, forms: dict[str, str]) -> bool:
     """Whether ``role`` stands in ``text`` in apposition to a name of ``forms`` ("N, the R", "the R, N", "N is the R")."""
-    names = [f for f, p in forms.items() if p and not p.startswith(ROLE) and f in text]
-    for m in re.finditer(rf"(?<![\w-]){re.escape(role)}(?![\w-])", text):
+    names = [f for f, p in forms.items() if p and not p.startswith(ROLE) and f in text][:MAX_APPOSED]
+    for m in itertools.islice(re.finditer(rf"(?<![\w-]){re.escape(role)}(?![\w-])", text), MAX_APPOSED):
         for name in names:
-            for n in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text):
+            for n in itertools.islice(re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text), MAX_APPOSED):
                 glue = text[n.end() : m.start()] if n.end() <= m.start() else text[m.end() : n.start()]
                 if (n.end() <= m.start() or m.end() <= n.start()) and _APPOSITION_GLUE_RE.fullmatch(glue):
                     return True
@@ -313,7 +324,7 @@ def _place(before: str) -> str:
     ``"placed"`` (after a verb or another preposition: "runs N", "a degree at N", "with good N")."""
     words = [w for w in re.split(r"[^\w\s'’-]", before)[-1].lower().split() if w not in _DETERMINERS]
     # After an agent's preposition a possessive stands where an article does ("by the Wheelchair Service's engineers").
-    agent = [w for w in _POSSESSIVE_RE.sub("", before).lower().split() if w not in _DETERMINERS][-1:]
+    agent = [w for w in (_possessive_cut(before) or before).lower().split() if w not in _DETERMINERS][-1:]
     if agent and agent[0] in _AGENT:
         return agent[0]
     if not words or words[-1] in _CONJUNCTIONS | _COORDINATION | _COPULAS | _SUBORDINATE:
