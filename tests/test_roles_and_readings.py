@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import ragaudit
-from ragaudit._roles import role_forms
+from ragaudit._role_nouns import role_forms
 from ragaudit.slots import extract
 
 

@@ -108,3 +108,59 @@ def share_range_units(text: str, quantities: list[Quantity]) -> list[Quantity]:
                 value = low.raw if math.isclose(high.value, high.raw) else (low.raw - 32) * 5 / 9
             out[k] = replace(low, value=value, dimension=high.dimension, text=text[low.start : high.end])
     return out
+
+
+def period_of(tokens: list[Token], i: int, j: int, value: float) -> float | None:
+    """The first year of a decade or century written at ``i`` ("1850s", "15th century", "fifteenth century")."""
+    if j >= len(tokens):
+        return None
+    kind, raw, _, _ = tokens[i]
+    nxt = tokens[j][1].lower()
+    if kind == "num" and nxt == "s" and tokens[j][2] == tokens[i][3] and value.is_integer():
+        return value if 1000 <= value <= 2100 and value % 10 == 0 else None
+    ordinal = lex.ORDINALS.get(raw.lower()) if kind == "word" else None
+    if kind == "num" and nxt in ("st", "nd", "rd", "th") and j + 1 < len(tokens):
+        ordinal, nxt = int(value), tokens[j + 1][1].lower()
+    if ordinal and 1 <= ordinal <= 21 and nxt in ("century", "centuries"):
+        return float((ordinal - 1) * 100)
+    return None
+
+
+def near_number(tokens: list[Token], i: int) -> bool:
+    """Whether a number stands right beside token ``i`` ("May 5", "5 May": the month, not the verb)."""
+    return any(t[0] == "num" for t in tokens[max(0, i - 1) : i + 2])
+
+
+_TIME_PREPOSITIONS = frozenset(
+    {
+        "within",
+        "for",
+        "in",
+        "after",
+        "before",
+        "over",
+        "by",
+        "under",
+        "than",
+        "to",
+        "at",
+        "from",
+        "until",
+        "per",
+        "every",
+    }
+)
+"""Words that make the "an hour" after a measure a length of its own ("below 8 °C within an hour")."""
+_RATE_REACH = 30
+"""Characters from a measure to the "a year" that makes it a rate ("52,000 litres of whole milk a year")."""
+
+
+def rate_of(text: str, quantities: list[Quantity], start: int) -> bool:
+    """Whether "a"/"an" at ``start`` opens the period of a rate whose measure came just before it in its clause
+    ("1,800 kg a year", "52,000 litres of milk a year"): the period is no length of time of its own."""
+    last = quantities[-1] if quantities else None
+    if last is None or last.dimension in (None, "time") or not 0 <= start - last.end <= _RATE_REACH:
+        return False
+    between = text[last.end : start]
+    words = set(between.lower().split())
+    return not (words & _TIME_PREPOSITIONS) and not any(c in ",;:.()" or c.isdigit() for c in between)

@@ -16,13 +16,13 @@ another party, and no source binds them to the first one ("Portcullis authentica
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 from functools import lru_cache
 from importlib import resources
 
 from ragaudit._mentions import index_words, words_around
+from ragaudit._role_nouns import ROLE, role_forms, titled
 from ragaudit._slot_data import LEXICON, MONTHS, WEEKDAYS
 from ragaudit._text import LIGHT_WORDS, STOPWORDS, stem
 from ragaudit.slots import MAX_CHARS, Slots, extract
@@ -60,12 +60,6 @@ def _possessive_cut(before: str, fill: str = "") -> str | None:
 
 
 ROOT = 6
-ROLE = "role:"
-MAX_APPOSED = 16
-"""Mentions of a role, names, and mentions of each name read for apposition in one text (bounded work)."""
-"""How a party named by its role is keyed ("role:nurse"), apart from the names."""
-_APPOSITION_GLUE_RE = re.compile(r"\s*+(?:,|\bis|\bwas|\bas)\s*+(?:(?:the|a|an|our|its|their|his|her)\s++)?")
-"""What stands between a name and a role in apposition: ", the", " is the", ", our"."""
 """Letters of a stem compared: "underwriter" and "underwritten", "supplier" and "supplied" meet."""
 MAX_CLAUSES = 64
 
@@ -278,25 +272,6 @@ def bindings(
 _RELATIVE_RE = re.compile(r",\s*+(?:which|who|that)\s")
 
 
-def _titled(text: str, forms: dict[str, str]) -> tuple[tuple[str, str], ...]:
-    """The forms ``text`` is read with: a role it sets in apposition to a name ("Danecroft Shipping, the customs
-    broker,", "our nurse, Priya Venn,") is that party's title there, not a party of its own."""
-    titles = {p for f, p in forms.items() if p.startswith(ROLE) and f in text and _apposed(text, f, forms)}
-    return tuple(sorted((f, p) for f, p in forms.items() if p not in titles))
-
-
-def _apposed(text: str, role: str, forms: dict[str, str]) -> bool:
-    """Whether ``role`` stands in ``text`` in apposition to a name of ``forms`` ("N, the R", "the R, N", "N is the R")."""
-    names = [f for f, p in forms.items() if p and not p.startswith(ROLE) and f in text][:MAX_APPOSED]
-    for m in itertools.islice(re.finditer(rf"(?<![\w-]){re.escape(role)}(?![\w-])", text), MAX_APPOSED):
-        for name in names:
-            for n in itertools.islice(re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text), MAX_APPOSED):
-                glue = text[n.end() : m.start()] if n.end() <= m.start() else text[m.end() : n.start()]
-                if (n.end() <= m.start() or m.end() <= n.start()) and _APPOSITION_GLUE_RE.fullmatch(glue):
-                    return True
-    return False
-
-
 def _agent_words(before: str) -> str:
     """What an agent after "by" does: the words back to the last comma, or back to the subject a relative clause
     describes, with that clause ("The final proofread, which compares figures, …, is done by")."""
@@ -359,54 +334,6 @@ def _told(
     return told
 
 
-_ROLE_NOUNS = frozenset(LEXICON["cues"]["role_nouns"])
-_TOKEN_RE = re.compile(r"[\w'’-]+|[^\w\s]")
-MAX_ROLE_TOKENS = 4096
-"""Tokens of a text read for role nouns."""
-
-
-def _role_noun(word: str) -> str:
-    """The role noun a word is, singular ("lenders" → "lender"), else ``""``."""
-    for noun in (word, word[:-1] if word.endswith("s") else "", word[:-2] if word.endswith("es") else ""):
-        if noun in _ROLE_NOUNS:
-            return noun
-    return ""
-
-
-@lru_cache(maxsize=64)  # a request's sources and claims
-def _role_mentions(text: str) -> dict[str, str]:
-    """Each role noun of ``text`` as written with its modifiers ("audiology assistant") → its party ("the assistant")."""
-    tokens = [m[0] for m in itertools.islice(_TOKEN_RE.finditer(text[:MAX_CHARS]), MAX_ROLE_TOKENS)]
-    found: dict[str, str] = {}
-    for i, word in enumerate(tokens):
-        noun = _role_noun(word)
-        if not noun:
-            continue
-        # Modifiers: the lower-case words right before it, back to a function word ("by our ear care nurse").
-        start = i
-        while (
-            start > max(0, i - 2)
-            and tokens[start - 1].replace("-", "").isalpha()
-            and tokens[start - 1].islower()
-            and tokens[start - 1] not in STOPWORDS | _DETERMINERS | _PREPOSITIONS
-            and not _role_noun(tokens[start - 1])
-        ):
-            start -= 1
-        found[" ".join(tokens[start : i + 1])] = ROLE + noun
-        found.setdefault(word, ROLE + noun)
-    return found
-
-
-def role_forms(claim: str, sources: tuple[str, ...]) -> dict[str, str]:
-    """Role nouns as the claim and the sources write them → their parties, where the claim names a role the
-    sources name too: a party named by its role ("the lender") is read for who does what as a name is."""
-    ours = _role_mentions(claim)
-    theirs = {k: v for text in sources for k, v in _role_mentions(text).items()}
-    if not set(ours.values()) & set(theirs.values()):
-        return {}
-    return {**theirs, **ours}
-
-
 def role_swap(claim: str, window: str, sources: tuple[str, ...], min_roles: int = 2, passage: str = "") -> str | None:
     """Why the claim gives a party the role its window gives another ("'Portcullis' … 'authenticates',
     'issues' where the source says 'Keystrel' does"), when no source gives those words to the first.
@@ -418,10 +345,10 @@ def role_swap(claim: str, window: str, sources: tuple[str, ...], min_roles: int 
     key = tuple(sorted(forms.items()))
     claim, window, passage = claim[:MAX_CHARS], window[:MAX_CHARS], passage[:MAX_CHARS]
     sources = tuple(t[:MAX_CHARS] for t in sources)
-    ours = bindings(claim, _titled(claim, forms))
+    ours = bindings(claim, titled(claim, forms))
     if len(forms) < 2 or not ours:
         return None
-    theirs = bindings(window, _titled(window, forms))
+    theirs = bindings(window, titled(window, forms))
     wanted = tuple(w for w, p in forms.items() if p in ours)
     told = _told(sources, key, wanted)
     roles_named = {p for w, p in by_role.items() if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", claim)}

@@ -16,7 +16,16 @@ from ragaudit import _blanks as blanks
 from ragaudit import _slot_data as lex
 from ragaudit._dates import read_date
 from ragaudit._labels import names_something, numbers_clause
-from ragaudit._number_words import counts_times, join_durations, number_value, share_range_units, word_number
+from ragaudit._number_words import (
+    counts_times,
+    join_durations,
+    near_number,
+    number_value,
+    period_of,
+    rate_of,
+    share_range_units,
+    word_number,
+)
 from ragaudit._polarity import read_polarity
 from ragaudit._slot_data import Date, Quantity, Slots
 from ragaudit._text import LIGHT_WORDS, STOPWORDS, stem
@@ -150,41 +159,6 @@ _COMPOUND = {"length": "speed", "data": "data_rate", "volume": "flow"}
 "5 GB a month" stays an allowance)."""
 
 
-_TIME_PREPOSITIONS = frozenset(
-    {
-        "within",
-        "for",
-        "in",
-        "after",
-        "before",
-        "over",
-        "by",
-        "under",
-        "than",
-        "to",
-        "at",
-        "from",
-        "until",
-        "per",
-        "every",
-    }
-)
-"""Words that make the "an hour" after a measure a length of its own ("below 8 °C within an hour")."""
-_RATE_REACH = 30
-"""Characters from a measure to the "a year" that makes it a rate ("52,000 litres of whole milk a year")."""
-
-
-def _rate_of(text: str, slots: Slots, start: int) -> bool:
-    """Whether "a"/"an" at ``start`` opens the period of a rate whose measure came just before it in its clause
-    ("1,800 kg a year", "52,000 litres of milk a year"): the period is no length of time of its own."""
-    last = slots.quantities[-1] if slots.quantities else None
-    if last is None or last.dimension in (None, "time") or not 0 <= start - last.end <= _RATE_REACH:
-        return False
-    between = text[last.end : start]
-    words = set(between.lower().split())
-    return not (words & _TIME_PREPOSITIONS) and not any(c in ",;:.()" or c.isdigit() for c in between)
-
-
 def _unit_at(tokens: list[tuple[str, str, int, int]], j: int) -> tuple[str | None, int]:
     """The unit starting at token ``j`` (and how many tokens it takes)."""
     if j >= len(tokens):
@@ -301,11 +275,11 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
                     article_unit
                     and (lex.UNITS[article_unit][0] == "time" or fraction)
                     and not ordinal
-                    and not _rate_of(text, slots, start)
+                    and not rate_of(text, slots.quantities, start)
                 ):
                     value = 1.0  # (not "a second sample", where "second" counts the samples)
         if value is None and kind == "word" and lower in lex.ORDINALS and i + 1 < n:
-            period = _period(tokens, i, i + 1, 0.0)
+            period = period_of(tokens, i, i + 1, 0.0)
             if period is not None:
                 slots.quantities.append(Quantity(period, period, "period", True, start, tokens[i + 1][3], raw))
                 i += 2
@@ -318,7 +292,7 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             i += 1
             continue
         if value is None:
-            if kind == "word" and lower in lex.MONTHS and not (lower == "may" and not _near_number(tokens, i)):
+            if kind == "word" and lower in lex.MONTHS and not (lower == "may" and not near_number(tokens, i)):
                 read_date(tokens, i, slots)
             i += 1
             continue
@@ -342,7 +316,7 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
         ):
             value += 0.5 if tokens[j + 2][1].lower() == "half" else 0.25  # "four and a half hours"
             j += 3
-        period = _period(tokens, i, j, value)
+        period = period_of(tokens, i, j, value)
         if period is not None:
             # "the 1850s", "the 1400s", "the 15th century": a span of years, not seconds.
             last_token = j + 1 if tokens[j][1].lower() in ("st", "nd", "rd", "th") else j
@@ -442,26 +416,6 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             i = j + 1
             continue
         i = j + width
-
-
-def _period(tokens: list[tuple[str, str, int, int]], i: int, j: int, value: float) -> float | None:
-    """The first year of a decade or century written at ``i`` ("1850s", "15th century", "fifteenth century")."""
-    if j >= len(tokens):
-        return None
-    kind, raw, _, _ = tokens[i]
-    nxt = tokens[j][1].lower()
-    if kind == "num" and nxt == "s" and tokens[j][2] == tokens[i][3] and value.is_integer():
-        return value if 1000 <= value <= 2100 and value % 10 == 0 else None
-    ordinal = lex.ORDINALS.get(raw.lower()) if kind == "word" else None
-    if kind == "num" and nxt in ("st", "nd", "rd", "th") and j + 1 < len(tokens):
-        ordinal, nxt = int(value), tokens[j + 1][1].lower()
-    if ordinal and 1 <= ordinal <= 21 and nxt in ("century", "centuries"):
-        return float((ordinal - 1) * 100)
-    return None
-
-
-def _near_number(tokens: list[tuple[str, str, int, int]], i: int) -> bool:
-    return any(t[0] == "num" for t in tokens[max(0, i - 1) : i + 2])
 
 
 # --- comparison ---------------------------------------------------------------------------
