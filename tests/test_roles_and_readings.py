@@ -199,3 +199,22 @@ def test_a_sentence_about_the_material_at_hand_is_no_claim() -> None:
         [{"id": "S1", "text": source}],
     )
     assert [c.text for c in report.claims] == ["Parking brought in £1.2 million in 2025."]
+
+
+TURNAROUND = (
+    "Turnaround plan, narrow-body aircraft. Minimum ground time is 45 minutes from on-blocks to off-blocks. "
+    "Disembarkation is planned at 10 minutes and boarding at 20 minutes; cabin cleaning between the two is "
+    "allocated 8 minutes. Refuelling may overlap with cleaning only with a fire-trained agent present."
+)
+
+
+@pytest.mark.parametrize(
+    ("total", "caught"),
+    [("38 of the 45 minutes", False), ("36 of the 45 minutes", True), ("41 of the 45 minutes", True)],
+)
+def test_a_length_of_time_summed_from_the_items_before_it(total: str, caught: bool) -> None:
+    answer = (
+        "The plane gets at least 45 minutes on the ground. Getting passengers off is budgeted at 10 minutes, "
+        f"the clean that follows at 8 and boarding at 20, so those three cabin stages use up {total}."
+    )
+    assert flagged(answer, TURNAROUND) is caught

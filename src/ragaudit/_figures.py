@@ -10,13 +10,14 @@ as before. Verdicts do not change; only the figures that cannot match are no lon
 from __future__ import annotations
 
 import math
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from itertools import combinations, islice
 
 from ragaudit._slot_data import MONEY
-from ragaudit.slots import Quantity, Slots
+from ragaudit.slots import MAX_CHARS, Quantity, Slots
 
 __all__ = ["FigurePool", "close", "first", "itemised_total", "leading", "reach", "within", "working_days_read"]
 
@@ -151,12 +152,34 @@ _ITEMS = 12
 _TERMS = 4
 
 
-def itemised_total(q: Quantity, figures: Sequence[Quantity]) -> bool:
+_TOTALLING_RE = re.compile(
+    r"\b(?:so|that's|in\s++all|in\s++total|altogether|total|totals|combined|together|between\s++them|add\s++up|"
+    r"adds\s++up|use\s++up|uses\s++up|take\s++up|takes\s++up|comes?\s++to|makes?)\b",
+    re.IGNORECASE,
+)
+"""Words of a clause that sums up lengths of time ("so those three stages use up 38 of the 45 minutes")."""
+
+
+def itemised_total(q: Quantity, figures: Sequence[Quantity], claim_text: str = "") -> bool:
     """Whether sum of money ``q`` is the sum of several of ``figures`` (the answer's other supported ones):
-    a total stated before or after its items ("About £187.55 for the quarter. The water costs £72.96, …")."""
-    if q.dimension not in MONEY:
+    a total stated before or after its items ("About £187.55 for the quarter. The water costs £72.96, …"); a
+    length of time or a bare figure too, where the clause says it sums up (``claim_text``), its items' bare figures
+    read in its unit ("10 minutes, the clean at 8 and boarding at 20, so those stages use up 38 of the 45")."""
+    timed = q.dimension in ("time", None) and q.raw > 1 and _TOTALLING_RE.search(claim_text[:MAX_CHARS]) is not None
+    if q.dimension not in MONEY and not timed:
         return False
-    values = list(dict.fromkeys(f.value for f in figures if f.dimension == q.dimension and f is not q))[:_ITEMS]
+    # A bare total ("use up 38 of the 45 minutes") sums its items as written.
+    unit = q.value / q.raw if q.dimension == "time" else 1.0
+    values = list(
+        dict.fromkeys(
+            f.value if f.dimension == q.dimension and f.dimension else f.raw * unit
+            for f in figures
+            # A count in words ("those three stages") counts the items; it is none of them.
+            if f is not q
+            and (f.dimension == q.dimension or (timed and f.dimension in ("time", None)))
+            and not (timed and f.dimension is None and not f.text[:1].isdigit())
+        )
+    )[:_ITEMS]
     return any(
         close(q.value, sum(terms), q.approx)
         for size in range(2, min(_TERMS, len(values)) + 1)

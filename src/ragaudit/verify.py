@@ -190,8 +190,8 @@ class Verifier:
                 continue
             near = range(max(0, i - _ESTABLISHED), min(len(figures), i + _ESTABLISHED + 1))
             items = [q for j in near if j != i and results[j].status == "supported" for q in figures[j]]
-            # The claim's own other figures are items too ("with £95 a month for the fibre, the bill would be £2,605").
-            totals = [q for q in figures[i][:_ESTABLISHED] if itemised_total(q, [*items, *figures[i][:_ESTABLISHED]])]
+            own = figures[i][:_ESTABLISHED]  # items too ("with £95 a month for the fibre, the bill would be £2,605")
+            totals = [q for q in own if itemised_total(q, [*items, *own], a.claim.text)]
             if totals:
                 again = self._one(
                     a,
