@@ -218,3 +218,34 @@ def test_a_length_of_time_summed_from_the_items_before_it(total: str, caught: bo
         f"the clean that follows at 8 and boarding at 20, so those three cabin stages use up {total}."
     )
     assert flagged(answer, TURNAROUND) is caught
+
+
+LOANS = (
+    "Inter-library loans. Requests are checked by the reference librarian, who searches the regional catalogue "
+    "first; items not held in the region are ordered from the British Library by the inter-library loans officer. "
+    "Loans last three weeks and can be renewed once, for a further week, if the lending library agrees."
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "caught"),
+    [
+        (
+            "Anything from outside the region is ordered from the British Library by the inter-library loans officer.",
+            False,
+        ),
+        ("Anything from outside the region is ordered from the British Library by the reference librarian.", True),
+    ],
+)
+def test_a_deed_done_with_a_named_third_party_given_to_another_role(answer: str, caught: bool) -> None:
+    assert flagged(answer, LOANS) is caught
+
+
+@pytest.mark.parametrize(("total", "caught"), [("four weeks", False), ("five weeks", True)])
+def test_another_week_is_one_week_of_a_total(total: str, caught: bool) -> None:
+    answer = (
+        "You can keep the book for three weeks and renew it once for another week, provided the lending library "
+        f"agrees, so a loan can run to {total} in all."
+    )
+    assert flagged(answer, LOANS) is caught
+    assert [q.value for q in extract("for another week, or a further week").quantities] == [604800.0, 604800.0]

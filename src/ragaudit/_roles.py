@@ -371,8 +371,11 @@ def role_swap(claim: str, window: str, sources: tuple[str, ...], min_roles: int 
                 and not roles & theirs[party][0]
                 and not ours[other][0] & their_roles
             )
-            # A third party named by its role that both texts relate it to ("instructs a surveyor") is a word of the role.
-            beside = (related & around & set(by_role.values())) - {party, other}
+            # A third party both texts relate it to ("instructs a surveyor", "ordered from the British Library") is a
+            # word of the role, where a party is named by its role (between two names, only a role between them).
+            beside = related & around - {party, other}
+            if not (party.startswith(ROLE) or other.startswith(ROLE)):
+                beside &= set(by_role.values())
             if other in roles_named and not traded:
                 continue  # the claim names the role it would have confused ("a nurse on board, Mary Cunningham")
             if (
@@ -380,7 +383,7 @@ def role_swap(claim: str, window: str, sources: tuple[str, ...], min_roles: int 
                 and party not in around
                 and other != party
                 and (len(swapped) + len(beside) >= min_roles or swapped & nouns or traded)
-                and len(swapped) > len(roles & own)
+                and len(swapped) + len(beside) > len(roles & own)
             ):
                 said = _shown(claim, swapped, frozenset(w for f in forms for w in f.lower().split()))
                 # Each party as the claim writes it, else as the window does.

@@ -261,9 +261,10 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
                 prv_word = tokens[i - 1][1].lower() if i else ""
                 if nxt_word not in ("a", "an", "of", "the", "its", "their") and prv_word not in ("a", "and", "one"):
                     value = None
-            if lower in ("a", "an") and (i == 0 or tokens[i - 1][1].lower() not in _FRACTIONS):
-                # "an hour", "a day": a unit with an article counts as one.
-                article_unit, _ = _unit_at(tokens, i + 1)
+            if lower in ("a", "an", "another") and (i == 0 or tokens[i - 1][1].lower() not in _FRACTIONS):
+                # "an hour", "a day", "another week", "a further week": a unit with an article counts as one.
+                further = i + 1 < n and tokens[i + 1][1].lower() in lex.UNIT_MODIFIERS
+                article_unit, _ = _unit_at(tokens, i + 1 + further)
                 after_unit = tokens[i + 2][1].lower() if i + 2 < n and tokens[i + 2][0] == "word" else ""
                 ordinal = article_unit == "second" and after_unit not in ("", *_AFTER_A_SECOND)
                 # "a mile and a half": any unit with an article counts as one before a fraction of it.
