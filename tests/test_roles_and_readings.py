@@ -9,15 +9,9 @@ from __future__ import annotations
 import pytest
 
 import ragaudit
+from audit_helpers import flagged
 from ragaudit._role_nouns import role_forms
 from ragaudit.slots import extract
-
-
-def flagged(answer: str, *sources: str) -> bool:
-    """Whether the audit finds a claim of ``answer`` not supported."""
-    report = ragaudit.audit(answer, [{"id": f"S{i}", "text": t} for i, t in enumerate(sources, 1)])
-    return any(c.status != "supported" for c in report.claims)
-
 
 SURGERY = (
     "Fernhollow Surgery — who does what. Blood tests are taken by our healthcare assistant, Dana Pryce, on weekday "

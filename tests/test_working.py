@@ -9,16 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-import ragaudit
+from audit_helpers import flagged
 from ragaudit._working import _two_steps, calendar_factors, shown_working
 from ragaudit.slots import extract
-
-
-def flagged(answer: str, *sources: str) -> bool:
-    """Whether the audit finds a claim of ``answer`` not supported."""
-    report = ragaudit.audit(answer, [{"id": f"S{i}", "text": t} for i, t in enumerate(sources, 1)])
-    return any(c.status != "supported" for c in report.claims)
-
 
 PASSES = (
     "Glenmarrow Lakes Park: three-day passes cost £126 for an adult and £66 for a child (5-15). "
