@@ -17,7 +17,7 @@ with fewer than ``MIN_DOUBTS`` claims the model decided is read claim by claim.
 - **Threshold chosen on** the mean of F1 and balanced accuracy on the dev half (out of fold), weighted
   one half, and balanced accuracy on the hand-written tuning sets, weighted one half:
   ``handcrafted_dev`` (a quarter) and blind probes 1–12 (their mean, a quarter), all read in earlier
-  rounds. Probes 13–14 (held out), the RAGTruth test half and every other ``test`` file are never read here.
+  rounds. Probes 13–16 (held out or partly read), the RAGTruth test half and every other ``test`` file are never read here.
 """
 
 from __future__ import annotations

@@ -31,7 +31,9 @@ def date_derived(d: Date, known: Sequence[Date], lengths: Sequence[Quantity]) ->
     counted = {
         n for q in lengths if q.dimension == "time" and "day" in q.text.lower() for n in days if n * _DAY == q.value
     }
-    if d.day is None or not (days or months):
+    # Working days step over weekends ("10 working days after Monday 2 March" is Monday 16 March).
+    working = {round(q.raw) for q in lengths if q.dimension == "working_time" and q.raw.is_integer() and q.raw <= 366}
+    if d.day is None or not (days or months or working):
         return False
     for k in known[:MAX_DATES]:
         if k.day is None or k is d:
@@ -45,12 +47,27 @@ def date_derived(d: Date, known: Sequence[Date], lengths: Sequence[Quantity]) ->
             for moved in (start + dt.timedelta(days=n), start - dt.timedelta(days=n), *last):
                 if (moved.month, moved.day) == (d.month, d.day) and d.year in (None, moved.year):
                     return True
+        for n in working:
+            if any((m.month, m.day) == (d.month, d.day) and d.year in (None, m.year) for m in _working_days(start, n)):
+                return True
         for n in months:
             for shift in (n, -n):
                 total = start.year * 12 + start.month - 1 + shift
                 if (total % 12 + 1, k.day) == (d.month, d.day) and d.year in (None, total // 12):
                     return True
     return False
+
+
+def _working_days(start: dt.date, n: int) -> tuple[dt.date, dt.date]:
+    """The dates ``n`` working days (Monday to Friday) after and before ``start``."""
+    out = []
+    for step in (1, -1):
+        day, left = start, n
+        while left:
+            day += dt.timedelta(days=step)
+            left -= day.weekday() < 5
+        out.append(day)
+    return out[0], out[1]
 
 
 DATE_REACH = 60

@@ -78,6 +78,8 @@ class FigurePool(list[Quantity]):
         self.dated = frozenset(id(q) for q in dated)
         self.date_lengths = list(date_lengths)
         self.working_days = frozenset(p.raw for p in self if p.dimension == "working_time")
+        self.lengths = [p for p in self if p.dimension in ("time", "working_time") and id(p) not in self.dated][:12]
+        """The first lengths of time stated (a date the answer works out may count on from the question's)."""
         """The numbers of working days the sources state (see :func:`working_days_read`)."""
         dims: dict[str, list[tuple[float, Quantity]]] = {}
         for p in self:
@@ -90,6 +92,16 @@ class FigurePool(list[Quantity]):
         """The first percentages (a derivation's rates start from these)."""
         self.plain = [p.raw for p in self if p.dimension is None and not p.label][:12]
         """The first plain figures (counts derived from these)."""
+
+    def plus(self, figures: Sequence[Quantity]) -> FigurePool:
+        """This pool with ``figures`` counted as stated (an answer's total of its own items, say)."""
+        return FigurePool([*self, *figures], [q for q in self if id(q) in self.dated], self.date_lengths)
+
+    def converted(self, q: Quantity) -> bool:
+        """Whether ``q`` is stated only in another unit ("2,500 g" for "2.5 kg"): no figure of its kind has its number."""
+        return q.dimension is not None and not any(
+            p.dimension == q.dimension and math.isclose(p.raw, q.raw) for p in self.candidates(q)
+        )
 
     def candidates(self, q: Quantity) -> list[Quantity]:
         """Every figure that could match ``q`` directly (same unit and value, or plain number and

@@ -45,7 +45,7 @@ _WORKING_OPERANDS = 8
 """A claim's own figures a shown working may combine (two steps over eight is some 10⁴ results)."""
 
 
-_PERIODS = re.compile(r"\b(minute|hour|day|week|month|year|annual|fortnight)(?:s|ly|ally)?\b", re.IGNORECASE)
+_PERIODS = re.compile(r"\b(minute|hour|day|week|month|quarter|year|annual|fortnight)(?:s|ly|ally)?\b", re.IGNORECASE)
 _PER_PERIOD = {
     frozenset({"minute", "hour"}): 60.0,
     frozenset({"hour", "day"}): 24.0,
@@ -53,6 +53,8 @@ _PER_PERIOD = {
     frozenset({"day", "fortnight"}): 14.0,
     frozenset({"week", "year"}): 52.0,
     frozenset({"month", "year"}): 12.0,
+    frozenset({"quarter", "year"}): 4.0,
+    frozenset({"month", "quarter"}): 3.0,
 }
 
 

@@ -37,8 +37,9 @@ from ragaudit._certainty import (
     withheld_cause,
 )
 from ragaudit._denials import forbidden_things, polarity_clash
-from ragaudit._figures import FigurePool, itemised_total, working_days_read
+from ragaudit._figures import FigurePool, working_days_read
 from ragaudit._mentions import counts_list, novel_literals, novel_name, refers_back, share_in_words
+from ragaudit._reckoning import WORKED_ACROSS, itemised, reckoned
 from ragaudit._slot_data import MONEY, WORKING_OUT, Quantity
 from ragaudit._text import LIGHT_WORDS, stem
 from ragaudit._verifier_model import VerifierModel, claim_features, load_model
@@ -183,30 +184,22 @@ class Verifier:
                 established += extract(a.claim.text).quantities
                 said |= set(a.keys)
         # A total the answer itemises, before or after its items ("About £187.55 for the quarter. The water
-        # costs £72.96, …"): read again with the total counted as stated (items from the claims around it).
-        figures = [extract(a.claim.text).quantities for a in alignments]
+        # costs £72.96, …"), or a figure it works out across its claims: read again with it counted as stated.
+        read, texts = [extract(a.claim.text) for a in alignments], [a.claim.text for a in alignments]
+        worked = reckoned(
+            read, texts, [r.status == "supported" for r in results], pool, given.quantities if given else ()
+        )
         for i, (a, result) in enumerate(zip(alignments, results, strict=True)):
             if result.status == "supported" or result.signal not in _FIGURE_SIGNALS or not self.detectors:
                 continue
-            near = range(max(0, i - _ESTABLISHED), min(len(figures), i + _ESTABLISHED + 1))
-            items = [q for j in near if j != i and results[j].status == "supported" for q in figures[j]]
-            own = figures[i][:_ESTABLISHED]  # items too ("with £95 a month for the fibre, the bill would be £2,605")
-            totals = [q for q in own if itemised_total(q, [*items, *own], a.claim.text)]
-            if totals:
-                again = self._one(
-                    a,
-                    index,
-                    claim_vectors[i],
-                    FigurePool([*pool, *totals], [q for q in pool if id(q) in pool.dated], pool.date_lengths),
-                    all_text,
-                    novelty,
-                    given,
-                    known_text,
-                    embedded,
-                    earliers[i],
-                )
-                if again.status == "supported":
-                    results[i] = replace(again, signal="figures", detail=ITEMISED_TOTAL, mismatches=[])
+            extra = [*itemised(i, read, [r.status == "supported" for r in results], texts[i]), *worked[i]]
+            if not extra:
+                continue
+            rest = (all_text, novelty, given, known_text, embedded, earliers[i])
+            again = self._one(a, index, claim_vectors[i], pool.plus(extra), *rest, worked=worked[i])
+            if again.status == "supported":
+                detail = WORKED_ACROSS if worked[i] else ITEMISED_TOTAL
+                results[i] = replace(again, signal="figures", detail=detail, mismatches=[])
         # A clause cut from the one before it in its sentence (", and warns that anything longer goes back
         # unreviewed") is paraphrase the model misreads alone: with no detector speaking and no figure, date or
         # name of its own, it is read again after that clause, as context only; only a supported reading counts.
@@ -244,6 +237,7 @@ class Verifier:
         known_text: str,
         embedded: np.ndarray,
         earlier: tuple[Sequence[Quantity], frozenset[str]] = ((), frozenset()),
+        worked: Sequence[Quantity] = (),
     ) -> PairResult:
         model = self.model
         claim = working_days_read(extract(alignment.claim.text), pool, earlier[1])
@@ -337,6 +331,8 @@ class Verifier:
         earlier_ids = {id(q) for q in earlier[0]}
 
         def figure_stated(q: Quantity, known: list[Quantity]) -> bool:
+            if q in worked:
+                return False  # worked out across the answer: no added detail, and the clause's working
             # The claim's own figures first: derivations read the first twelve operands only.
             known = known[len(base) :] + known[: len(base)]
             if not worked_from_earlier(q):
@@ -365,11 +361,14 @@ class Verifier:
             (d.start, d.end)
             for d in claim.dates
             if date_derived(d, known_dates, [*near, *given_q, *claim.quantities, *earlier[0]])
+            # The question's own date counted on by any length a source states ("within 8 weeks of the inspection").
+            or (given is not None and date_derived(d, given.dates, pool.lengths))
         ]
         novel_q = [
             q
             for q in novel_q
             if q.text.lower() != "one"
+            and q not in worked
             and not counts_list(alignment.claim.text, q)
             and not refers_back(alignment.claim.text, q)
             and not share_in_words(alignment.claim.text, q, [*claim.quantities, *rates])
@@ -413,12 +412,12 @@ class Verifier:
         # one out even without saying so ("would bring the bill to £144"): one word of its own is its verb.
         words = [k for k in alignment.keys if k[0] not in "#@" and k not in LIGHT_WORDS]
         fresh = [k for k in words if k not in index.vocabulary and k not in earlier[1] and k not in _ARITHMETIC]
-        new_words = len(fresh)
+        new_words = sum(not working_voice(k) for k in fresh)  # a period converted ("three years") is the working's
 
         def computed() -> bool:
-            worked = [d for d in claim.dates if (d.start, d.end) in derived_days]
-            return any(not any(same_date(d, k) for k in stated) for d in worked) or any(
-                not quantity_supported(q, pool, allow_derived=False) for q in own
+            worked_dates = [d for d in claim.dates if (d.start, d.end) in derived_days]
+            return any(not any(same_date(d, k) for k in stated) for d in worked_dates) or any(
+                q in worked or not quantity_supported(q, pool, allow_derived=False) or pool.converted(q) for q in own
             )
 
         if (

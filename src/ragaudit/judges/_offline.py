@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from ragaudit._hashing import rules_digest, sha256
 from ragaudit._hours import hours_clash
+from ragaudit._reckoning import WORKED_ACROSS
 from ragaudit._records import field_number_clash
 from ragaudit._slot_data import LEXICON, UNIT_WORDS
 from ragaudit._text import ANTONYMS, CERTAINTY, LIGHT_WORDS, Term, analyze, is_year, name_keys, stem
@@ -361,6 +362,9 @@ class OfflineJudge:
                     explanation=(
                         "Its figure is the sum of figures the answer states, and supports, in the claims around it."
                         if result.detail == ITEMISED_TOTAL
+                        else "Its figures follow by arithmetic from the sources' figures and those the answer "
+                        "works out in its other claims."
+                        if result.detail == WORKED_ACROSS
                         else "Every figure of the claim is stated in the sources or the question, or follows "
                         "from them by one step of arithmetic."
                     ),

@@ -1,0 +1,157 @@
+"""Arithmetic an answer works out across its claims, from the sources' figures and the question's: a total given
+before its items, a step whose intermediate is unstated, a rate, a count of one measure in another, a date counted
+on in working days. Each faithful answer passes, and its twin with the result wrong is caught.
+
+Written for these tests (fictional, not taken from any benchmark).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+import ragaudit
+from ragaudit._calendar import _working_days, date_derived
+from ragaudit._figures import FigurePool
+from ragaudit._reckoning import reckoned
+from ragaudit.slots import extract
+
+
+def _flagged(answer: str, source: str, question: str | None = None) -> bool:
+    report = ragaudit.audit(answer, [{"id": "S1", "text": source}], question)
+    return any(c.status != "supported" for c in report.claims)
+
+
+TICKETS = "Harbour Lido prices. Entry costs £12 per adult and £6 per child. Towels can be hired for £2."
+COURSE = "The evening pottery course costs £240 and runs for 8 weeks. Clay and glazes are included."
+FEED = "Layers pellets. A 20 kg bag costs £14 and feeds twelve hens for about three weeks."
+POOL = "Kelby Baths. The main pool is 25 m long and 1.2 m deep throughout."
+SESSIONS = "First-aid certificate. Sessions last 45 minutes and there are 6 in the course, one a week."
+
+
+@pytest.mark.parametrize(
+    ("answer", "source", "question", "caught"),
+    [
+        (
+            "For two adults and three children you'd pay £42.",
+            TICKETS,
+            "What do two adults and three children pay?",
+            False,
+        ),
+        (
+            "For two adults and three children you'd pay £44.",
+            TICKETS,
+            "What do two adults and three children pay?",
+            True,
+        ),
+        ("That works out at £30 a week.", COURSE, "How much is it per week?", False),
+        ("That works out at £35 a week.", COURSE, "How much is it per week?", True),
+        ("That's 70p per kilogram.", FEED, "What does a 20 kg bag cost per kg?", False),
+        ("That's 80p per kilogram.", FEED, "What does a 20 kg bag cost per kg?", True),
+        ("Forty lengths is 1 km.", POOL, "How far is 40 lengths?", False),
+        ("Forty lengths is 1.5 km.", POOL, "How far is 40 lengths?", True),
+        ("The course adds up to four and a half hours of teaching.", SESSIONS, "How long is the course in all?", False),
+        ("The course adds up to five hours of teaching.", SESSIONS, "How long is the course in all?", True),
+    ],
+)
+def test_a_figure_worked_out_from_the_sources_and_the_question(
+    answer: str, source: str, question: str, caught: bool
+) -> None:
+    assert _flagged(answer, source, question) is caught
+
+
+PAYROLL = (
+    "Brightledger payroll pricing (excluding VAT). Base fee per month, covering up to 5 employees: £45.00. "
+    "Each additional employee per month: £3.20. Pension administration per enrolled employee per month: £0.90."
+)
+
+
+@pytest.mark.parametrize(("total", "caught"), [("£96.90", False), ("£98.90", True)])
+def test_a_total_stated_before_the_figures_it_is_worked_from(total: str, caught: bool) -> None:
+    answer = (
+        f"Before VAT you'd be looking at {total} a month. The £45 base fee covers your first 5 staff, and the "
+        "other 12 cost £3.20 each, which adds £38.40 and brings the payroll charge to £83.40. The pension work for "
+        "the 15 enrolled staff at 90p a head comes to a further £13.50."
+    )
+    question = "We have 17 staff and 15 of them are in the pension scheme. What is the monthly charge?"
+    report = ragaudit.audit(answer, [{"id": "S1", "text": PAYROLL}], question)
+    first = report.claims[0]
+    assert (first.status != "supported") is caught
+    if not caught:
+        assert first.decided_by == "detector:figures"
+        assert "works out in its other claims" in first.explanation
+
+
+LIFTS = (
+    "Schedule of charges. Annual charge per passenger lift: £1,980. Annual charge for the goods lift: £2,460. "
+    "Charges are payable quarterly in advance and rise each April by CPI, capped at 4%."
+)
+
+
+@pytest.mark.parametrize(("instalment", "caught"), [("£1,605", False), ("£1,650", True)])
+def test_a_worked_out_total_divided_by_the_calendar(instalment: str, caught: bool) -> None:
+    answer = (
+        "For your lifts the contract comes to £6,420 a year: £1,980 for each of the two passenger lifts and "
+        f"£2,460 for the goods lift. You pay quarterly in advance, so each instalment is {instalment}."
+    )
+    assert _flagged(answer, LIFTS) is caught
+
+
+NOTICE = "Planning notices. Objections may be lodged until 10 working days after the notice is published."
+
+
+def test_a_date_counted_on_in_working_days() -> None:
+    question = "The notice went up on Monday 2 March 2026. When is the last day to object?"
+    assert not _flagged("You can object until Monday 16 March 2026.", NOTICE, question)
+    published, lengths = extract(question).dates, extract(NOTICE).quantities
+    assert date_derived(extract("Monday 16 March 2026").dates[0], published, lengths)
+    assert not date_derived(extract("Friday 20 March 2026").dates[0], published, lengths)
+    assert not date_derived(extract("Thursday 12 March 2026").dates[0], published, lengths)  # ten calendar days
+
+
+def test_working_days_step_over_weekends() -> None:
+    assert _working_days(dt.date(2026, 3, 2), 10) == (dt.date(2026, 3, 16), dt.date(2026, 2, 16))
+    assert _working_days(dt.date(2026, 3, 6), 1) == (dt.date(2026, 3, 9), dt.date(2026, 3, 5))
+
+
+def _reckon(answer_claims: list[str], source: str, supported: list[bool] | None = None) -> list[list[str]]:
+    slots = extract(source)
+    pool = FigurePool(slots.quantities)
+    claims = [extract(t) for t in answer_claims]
+    found = reckoned(claims, answer_claims, supported or [False] * len(claims), pool)
+    return [[q.text for q in row] for row in found]
+
+
+def test_a_slip_one_step_from_two_stated_figures_is_not_reckoned_unless_said_to_be_worked_out() -> None:
+    source = "Delays of 60 to 119 minutes: half the fare back. Delays of 120 minutes or more: the whole fare back."
+    # 30 + 60 = 90 by chance: a slipped limit, not a sum.
+    assert _reckon(["If you're held up for 90 minutes or more, you get the whole fare back."], source) == [[]]
+    # Said to be a sum, it is one ("altogether").
+    assert _reckon(["The two delays add up to 179 minutes altogether."], source) == [["179 minutes"]]
+
+
+def test_a_figure_worked_from_a_worked_figure_needs_no_cue() -> None:
+    source = "Guided dives cost €48 each. Dives booked with a course are discounted by 10%."
+    claims = ["The two dives cost €96 in all.", "With the discount you pay €86.40 for them."]
+    assert _reckon(claims, source) == [["€96"], ["€86.40"]]
+    # Without the first figure worked out, the second is one step from nothing the answer shows.
+    assert _reckon(claims[1:], source) == [[]]
+
+
+def test_a_small_count_is_never_reckoned() -> None:
+    source = "Cash must be banked within 5 working days. Two people must be present at every count."
+    assert _reckon(["That leaves 3 people in total."], source) == [[]]
+
+
+@pytest.mark.parametrize(
+    ("answer", "source", "caught"),
+    [
+        ("The lease lasts three years.", "The lease runs for 36 months from the start date.", False),
+        ("The lease lasts four years.", "The lease runs for 36 months from the start date.", True),
+        ("The course runs for 42 days.", "The beginners' course is 6 weeks long.", False),
+        ("The course runs for 35 days.", "The beginners' course is 6 weeks long.", True),
+    ],
+)
+def test_a_figure_given_in_another_unit_with_a_verb_of_its_own(answer: str, source: str, caught: bool) -> None:
+    assert _flagged(answer, source) is caught
