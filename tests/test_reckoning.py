@@ -49,8 +49,8 @@ SESSIONS = "First-aid certificate. Sessions last 45 minutes and there are 6 in t
         ("That works out at £35 a week.", COURSE, "How much is it per week?", True),
         ("That's 70p per kilogram.", FEED, "What does a 20 kg bag cost per kg?", False),
         ("That's 80p per kilogram.", FEED, "What does a 20 kg bag cost per kg?", True),
-        ("Forty lengths is 1 km.", POOL, "How far is 40 lengths?", False),
-        ("Forty lengths is 1.5 km.", POOL, "How far is 40 lengths?", True),
+        ("Forty lengths add up to 1 km.", POOL, "How far is 40 lengths?", False),
+        ("Forty lengths add up to 1.5 km.", POOL, "How far is 40 lengths?", True),
         ("The course adds up to four and a half hours of teaching.", SESSIONS, "How long is the course in all?", False),
         ("The course adds up to five hours of teaching.", SESSIONS, "How long is the course in all?", True),
     ],
@@ -155,3 +155,53 @@ def test_a_small_count_is_never_reckoned() -> None:
 )
 def test_a_figure_given_in_another_unit_with_a_verb_of_its_own(answer: str, source: str, caught: bool) -> None:
     assert _flagged(answer, source) is caught
+
+
+@pytest.mark.parametrize(
+    ("answer", "source", "caught"),
+    [
+        ("Parking costs £3 an hour.", "Town car park: £1.50 per 30 minutes, free after 6 pm.", False),
+        ("Parking costs £4 an hour.", "Town car park: £1.50 per 30 minutes, free after 6 pm.", True),
+        ("Membership works out at £12 a week.", "Annual membership is £624 a year, payable in advance.", False),
+        ("Membership works out at £13 a week.", "Annual membership is £624 a year, payable in advance.", True),
+        ("Van hire is £315 a week.", "Van hire is £45 per day, fuel not included.", False),
+        # A rate worked out is not rounded to its tens: £300 is no £315.
+        ("Van hire is £300 a week.", "Van hire is £45 per day, fuel not included.", True),
+    ],
+)
+def test_a_sum_paid_per_one_period_restated_per_another(answer: str, source: str, caught: bool) -> None:
+    assert _flagged(answer, source) is caught
+
+
+def test_a_degree_sign_s_letter_is_a_unit_not_a_party() -> None:
+    assert not _flagged("The studio is kept at 68 °F.", "The studio is kept at 20 °C all year.")
+    assert _flagged("The studio is kept at 75 °F.", "The studio is kept at 20 °C all year.")
+
+
+def test_a_discount_scales_one_figure_not_a_sum_it_does_not_name() -> None:
+    source = (
+        "Workshop menu. Full service £85. Club members get 10% off all workshop labour, including service "
+        "prices; parts are charged at full price. Touring tyres £34 each."
+    )
+    answer = (
+        "The service is £76.50 with your 10% discount, and two tyres add £68 at full price. That makes the bill {}."
+    )
+    question = "What will a full service and two touring tyres cost me as a club member?"
+    assert not _flagged(answer.format("£144.50"), source, question)
+    assert _flagged(answer.format("£137.70"), source, question)  # 10% off the tyres too: (£85 + £68) × 0.9
+
+
+def test_a_figure_the_question_asks_for_and_the_answer_works_out_fills_no_gap() -> None:
+    source = "Kettlebrook Roasters price list. House espresso beans: 250 g bag £6.50; 1 kg bag £22."
+    question = "What do the small bags of house espresso work out at per kilo?"
+    answer = "The 250 g bags work out at £26 per kilo, against £22 for the 1 kg bag."
+    report = ragaudit.audit(answer, [{"id": "S1", "text": source}], question)
+    assert [c.status for c in report.claims] == ["supported"] * len(report.claims)
+    wrong = ragaudit.audit(answer.replace("£26", "£24"), [{"id": "S1", "text": source}], question)
+    assert any(c.status != "supported" for c in wrong.claims)
+
+
+def test_a_share_of_two_figures_the_clause_gives() -> None:
+    source = "Hall bookings 2024: 240 in all, of which children's parties 66 and weekly classes 84."
+    assert not _flagged("Children's parties made up 66 of the 240 bookings, which is 27.5%.", source)
+    assert _flagged("Children's parties made up 66 of the 240 bookings, which is 29.5%.", source)

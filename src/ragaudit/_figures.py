@@ -78,6 +78,8 @@ class FigurePool(list[Quantity]):
         self.dated = frozenset(id(q) for q in dated)
         self.date_lengths = list(date_lengths)
         self.working_days = frozenset(p.raw for p in self if p.dimension == "working_time")
+        self.money_rates: list[tuple[str, float]] = []
+        """Sums of money the sources state per period, as (dimension, amount per second) (see ``read_pool``)."""
         self.lengths = [p for p in self if p.dimension in ("time", "working_time") and id(p) not in self.dated][:12]
         """The first lengths of time stated (a date the answer works out may count on from the question's)."""
         """The numbers of working days the sources state (see :func:`working_days_read`)."""
@@ -95,7 +97,9 @@ class FigurePool(list[Quantity]):
 
     def plus(self, figures: Sequence[Quantity]) -> FigurePool:
         """This pool with ``figures`` counted as stated (an answer's total of its own items, say)."""
-        return FigurePool([*self, *figures], [q for q in self if id(q) in self.dated], self.date_lengths)
+        pool = FigurePool([*self, *figures], [q for q in self if id(q) in self.dated], self.date_lengths)
+        pool.money_rates = self.money_rates
+        return pool
 
     def converted(self, q: Quantity) -> bool:
         """Whether ``q`` is stated only in another unit ("2,500 g" for "2.5 kg"): no figure of its kind has its number."""

@@ -14,14 +14,14 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
 
-from ragaudit._calendar import in_date
+from ragaudit._calendar import beside_dates, in_date
 from ragaudit._figures import FigurePool, itemised_total, reach, within
 from ragaudit._slot_data import MONEY, WORKING_OUT
 from ragaudit._working import calendar_factors, derives
 from ragaudit.matching import quantity_supported
 from ragaudit.slots import MAX_CHARS, Quantity, Slots
 
-__all__ = ["WORKED_ACROSS", "itemised", "reckoned"]
+__all__ = ["WORKED_ACROSS", "itemised", "read_pool", "reckoned"]
 
 WORKED_ACROSS = "worked out from the sources' figures and the answer's"
 
@@ -36,6 +36,8 @@ _FACTORS = 6
 _TERMS = 3
 """The most of the answer's grounded figures summed into one total ("€465, €60 and €86.40")."""
 _PASSES = 3
+_FIGURES = 64
+"""The answer's figures reckoned, in order (each pass reads each against the others)."""
 _SMALL = 12
 """A plain count up to this follows from too many steps by chance ("3" is 5 − 2): never reckoned."""
 
@@ -46,6 +48,12 @@ _CUE_RE = re.compile(
     re.IGNORECASE,
 )
 """Words besides :data:`WORKING_OUT` that say a clause works a figure out from stated ones."""
+
+
+_RATED_RE = re.compile(
+    r"\b(?:discount\w*|off|reduc\w+|surcharge\w*|VAT|increase\w*|rise|rises|uplift)\b", re.IGNORECASE
+)
+"""Words that name a rate applied to a figure ("with your member discount", "plus VAT")."""
 
 
 def _cued(text: str) -> bool:
@@ -78,8 +86,10 @@ def _steps(
         out.update(a + s for a in operands)
         out.update(abs(a - s) for a in operands)
     out.update(x + y for x, y in combinations(scaled, 2))
+    # A percentage scales one figure or one product ("10% off the €96", "2 × €48 less 10%"), never a sum it does
+    # not name: "(£85 + £68) less 10%" is the slip of a discount that covers only one of them.
     for pct in percents:
-        out.update(x * f for x in (*operands, *firsts) for f in (pct / 100, (100 - pct) / 100, (100 + pct) / 100))
+        out.update(x * f for x in (*operands, *scaled) for f in (pct / 100, (100 - pct) / 100, (100 + pct) / 100))
     return sorted(out - set(operands))
 
 
@@ -110,6 +120,7 @@ def _follows(
     counts: tuple[float, ...],
     factors: tuple[float, ...],
     cued: bool,
+    rated: bool = False,
 ) -> bool:
     """Whether ``q`` follows from the answer's grounded figures (``mine``; ``worked``, those no source states)
     and the sources' (``theirs``): from the sources' alone only where the clause says it works ``q`` out
@@ -133,14 +144,26 @@ def _follows(
         return True  # a total of the answer's items, one of them worked out (or said to be a total)
     rates = (*theirs.get("percent", ()), *mine.get("percent", ())) if d in MONEY or d is None else ()
     # The sources' numbers of other kinds divide or multiply ("£240 for 8 weeks" is £30 a week).
-    other = tuple(dict.fromkeys(v for e in kinds if e != d for v in counted.get(e, ())[:_FACTORS]))
-    others = (*other[:_FACTORS], *(theirs.get(None, ())[:_FACTORS] if d else ()))
+    # In base units too: "£6.50 for 250 g" is £26 a kilo (a price per unit of measure).
+    other = tuple(
+        dict.fromkeys(
+            v for e in kinds if e != d for v in (*counted.get(e, ())[:_FACTORS], *theirs.get(e, ())[:_FACTORS])
+        )
+    )
+    others = (*other[: 2 * _FACTORS], *(theirs.get(None, ())[:_FACTORS] if d else ()))
     if cued and _found(q, _steps((*m, *t), counts, rates, (*factors, *others))):
         return True
-    # The user's count times a stated measure ("forty lengths" of a 25 m pool is 1 km) is shown working too.
+    # A stated rate applied to one stated figure, where the clause names it ("£76.50 with your 10% discount" off
+    # £85): unnamed, a figure a stated rate away from another is as often a slip (£0.19 for £0.16, 20% apart).
+    if rated and _found(
+        q, sorted({a * (100 + sign * p) / 100 for a in t[:12] for p in rates for sign in (-1, 0, 1)} - set(t))
+    ):
+        return True
+    # The user's count times a stated measure ("forty lengths" of a 25 m pool add up to 1 km), said to be worked
+    # out: unsaid, "your two dogs cost £52 a night" is as often the slip of a second dog's lower rate.
     plain = worked.get(None, ())[:_FACTORS] if d else ()
     shown = w and (_found(q, _steps(w, counts, rates, factors)) or _found(q, _steps((*w, *t), (), rates)))
-    if shown or (plain and _found(q, _steps(t, (), rates, plain))):
+    if shown or (plain and cued and _found(q, _steps(t, (), rates, plain))):
         return not _found(q, _steps(t, (), rates))
     if d in MONEY and _value(q) < 1 and w:
         # So much in every pound: "about 18p in costs for every pound" of £103,000 in £582,000.
@@ -162,6 +185,60 @@ def _by_kind(figures: Sequence[Quantity], limit: int, raw: bool = False) -> dict
     return {d: tuple(dict.fromkeys(v))[:limit] for d, v in out.items()}
 
 
+_PERIOD_SECONDS = {
+    "minute": 60.0,
+    "hour": 3_600.0,
+    "day": 86_400.0,
+    "week": 604_800.0,
+    "fortnight": 1_209_600.0,
+    "month": 2_629_800.0,
+    "quarter": 7_889_400.0,
+    "year": 31_557_600.0,
+}
+_ADVERBS = {"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter"}
+_PERIOD_RE = re.compile(
+    r"\S++(?:\s++(?:million|thousand|billion|bn|m|k)\b)?\s*+(?:(?:a|an|per|each|every|/)\s*+"
+    r"(?:(\d{1,4}(?:\.\d{1,2})?)\s*+)?(minute|hour|day|week|fortnight|month|quarter|year)s?\b|"
+    r"(hourly|daily|weekly|monthly|quarterly|annually|yearly)\b)",
+    re.IGNORECASE,
+)
+
+
+def _per_second(q: Quantity, text: str) -> float | None:
+    """A sum of money's rate per second where a period follows it ("£1.50 per 30 minutes", "£3 an hour")."""
+    if q.dimension not in MONEY:
+        return None
+    m = _PERIOD_RE.match(text, q.start, min(len(text), q.end + 40))
+    if m is None:
+        return None
+    unit = (m[2] or _ADVERBS.get((m[3] or "").lower(), "year")).lower()
+    return q.value / ((float(m[1]) if m[1] else 1.0) * _PERIOD_SECONDS[unit])
+
+
+def _restated(q: Quantity, rates: Sequence[float]) -> bool:
+    """Whether sum ``q`` is one of ``rates`` (a stated rate over ``q``'s period) to the penny, to the pound when
+    written whole (£624 a year is £12 a week, though 52 weeks fall short of a year), or within 2.5% when hedged;
+    never rounded to its tens (£300 is not £315 a week)."""
+    v = q.value
+    slack = 0.025 if q.approx else 0.0
+    return any(abs(v - d) <= max(slack * abs(d), 0.5 if v.is_integer() else 0.005) for d in rates)
+
+
+def read_pool(texts: Sequence[str], read: Sequence[Slots]) -> FigurePool:
+    """The figures of a request's texts (its sources', then the question's), with which are a date's parts, the
+    lengths of time beside a date, and the sums of money paid per period."""
+    pool = FigurePool(
+        [q for slots in read for q in slots.quantities],
+        [q for slots in read for q in slots.quantities if in_date(q, slots.dates)],
+        [q for text, slots in zip(texts, read, strict=True) for q in beside_dates(text, slots.quantities, slots.dates)],
+    )
+    rates = (
+        (q.dimension, _per_second(q, text)) for text, slots in zip(texts, read, strict=True) for q in slots.quantities
+    )
+    pool.money_rates = [(d, r) for d, r in rates if d and r][:_STATED]
+    return pool
+
+
 def reckoned(
     claims: Sequence[Slots],
     texts: Sequence[str],
@@ -176,7 +253,11 @@ def reckoned(
     A figure worked from the sources' figures alone must be said to be worked out (``texts``, the claims'); one
     the answer shows the working of (an operand is the answer's own) need not. A small plain count never is.
     """
-    figures = [[q for q in c.quantities if not in_date(q, c.dates)] for c in claims]
+    figures: list[list[Quantity]] = []
+    left = _FIGURES  # a hostile answer of thousands of figures: only its first few dozen are reckoned
+    for c in claims:
+        figures.append([q for q in c.quantities if not in_date(q, c.dates)][: max(0, left)])
+        left -= len(figures[-1])
     stated = [[quantity_supported(q, pool, allow_derived=False) for q in row] for row in figures]
     done = [[ok or said for said in row] for ok, row in zip(supported, stated, strict=True)]
     theirs = _by_kind([q for q in pool if id(q) not in pool.dated], _STATED)
@@ -189,6 +270,7 @@ def reckoned(
             # The calendar's factors of the periods the answer has named so far ("quarterly" of "a year").
             factors = calendar_factors(" ".join(texts[max(0, i - 8) : i + 1]))
             cued = _cued(texts[i])
+            rated = any(q.dimension == "percent" for q in row) or _RATED_RE.search(texts[i][:MAX_CHARS]) is not None
             for k, q in enumerate(row):
                 if done[i][k] or q.label or (q.dimension is None and q.raw.is_integer() and abs(q.raw) <= _SMALL):
                     continue
@@ -197,7 +279,16 @@ def reckoned(
                 worked = _by_kind([*(p for p, said in grounded if not said), *given], _ANSWERED)
                 # A length of time is converted by its unit, never by the calendar: "14 weeks" is no 14 days × 7.
                 own = factors if q.dimension != "time" else ()
-                if _follows(q, mine, worked, theirs, counted, counts[:_COUNTS], own, cued):
+                # A sum paid per one period restated per another ("£1.50 per 30 minutes" is "£3 an hour").
+                rate = _per_second(q, texts[i]) if pool.money_rates else None
+                per = sorted(r * q.value / rate for d, r in pool.money_rates if d == q.dimension) if rate else []
+                # A share of two figures the clause itself gives ("66 of the 240 bookings, which is 27.5%").
+                told = tuple(_value(p) for m, p in enumerate(row) if done[i][m] and p.dimension != "percent")[:_COUNTS]
+                if (
+                    (q.dimension == "percent" and _found(q, _ratios(told, told, True)))
+                    or _restated(q, per)
+                    or _follows(q, mine, worked, theirs, counted, counts[:_COUNTS], own, cued, rated)
+                ):
                     done[i][k] = changed = True
                     found[i].append(q)
         if not changed:

@@ -149,7 +149,19 @@ def _read_names(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots
     flush()
 
 
-_FRACTIONS = frozenset({"half", "quarter", "three-quarters", "three-quarter"})
+_FRACTIONS = frozenset(
+    {
+        "half",
+        "quarter",
+        "three-quarters",
+        "three-quarter",
+        "two-thirds",
+        "two-third",
+        "one-third",
+        "one-quarter",
+        "one-half",
+    }
+)
 _BYTE_RATES = {"kb/s": "kilobytes per second", "mb/s": "megabytes per second", "gb/s": "gigabytes per second"}
 _PER = ("per", "a", "an")
 _AFTER_A_SECOND = ("or", "and", "of", "to", "later", "longer", "earlier", "before", "after", "per", "each")

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ragaudit._budget import EmbeddingBudget
-from ragaudit._calendar import beside_dates, date_derived, date_span, in_date, same_date, unstated_dates
+from ragaudit._calendar import date_derived, date_span, in_date, same_date, unstated_dates
 from ragaudit._certainty import (
     advice_reason_told,
     cites_reason,
@@ -39,7 +39,7 @@ from ragaudit._certainty import (
 from ragaudit._denials import forbidden_things, polarity_clash
 from ragaudit._figures import FigurePool, working_days_read
 from ragaudit._mentions import counts_list, novel_literals, novel_name, refers_back, share_in_words
-from ragaudit._reckoning import WORKED_ACROSS, itemised, reckoned
+from ragaudit._reckoning import WORKED_ACROSS, itemised, read_pool, reckoned
 from ragaudit._slot_data import MONEY, WORKING_OUT, Quantity
 from ragaudit._text import LIGHT_WORDS, stem
 from ragaudit._verifier_model import VerifierModel, claim_features, load_model
@@ -158,15 +158,7 @@ class Verifier:
         # Indexed by value: each claim's figures look up the few near them (issue 11).
         read = [extract(s.text) for s in index.sources] + ([given] if given else [])
         read_texts = [s.text for s in index.sources] + ([question] if question else [])
-        pool = FigurePool(
-            [q for slots in read for q in slots.quantities],
-            [q for slots in read for q in slots.quantities if in_date(q, slots.dates)],
-            [
-                q
-                for text, slots in zip(read_texts, read, strict=True)
-                for q in beside_dates(text, slots.quantities, slots.dates)
-            ],
-        )
+        pool = read_pool(read_texts, read)
         known_text = f"{all_text}\n{question}" if question else all_text
         # What the answer has established so far (its supported claims' figures and words): a later clause
         # may work figures out from them ("Together you would pay €829.14").
@@ -377,7 +369,11 @@ class Verifier:
             # The day of a date a source states is checked as a date ("19 August 2025" for "2025-08-19").
             and not any(in_date(q, [d]) and any(same_date(d, k) for k in stated) for d in claim.dates)
         ]
-        novel_names = [n for n, written in claim.names.items() if novel_name(n, written, all_text, index)]
+        novel_names = [
+            n
+            for n, written in claim.names.items()
+            if novel_name(n, written, all_text, index) and f"°{written}" not in text  # "68 °F": a unit, no party
+        ]
         literals = novel_literals(alignment.claim.text, known_text) if self.detectors else []
         # A figure or name no source states: an added detail beside supported text; a party no source
         # names is reported even with no window about the claim (figures may be derived across sources).

@@ -208,7 +208,11 @@ def find_gaps(
                 or (
                     far
                     and _uses_missing(c.text, missing_keys, need, index)
-                    and not (c.status == "supported" and _about_anything(c.id, claims, evidence))
+                    # … or worked its figures out from theirs ("£26 per kilo" of "£6.50 for 250 g").
+                    and not (
+                        c.status == "supported"
+                        and (_about_anything(c.id, claims, evidence) or c.decided_by == "detector:figures")
+                    )
                 )
             )
         )
