@@ -66,7 +66,7 @@ def _value(q: Quantity) -> float:
     return q.value if q.dimension else q.raw
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=32)  # an entry holds up to some 40,000 figures (about a megabyte): few are kept
 def _steps(
     operands: tuple[float, ...], counts: tuple[float, ...], percents: tuple[float, ...], factors: tuple[float, ...] = ()
 ) -> list[float]:
