@@ -12,16 +12,11 @@ import datetime as dt
 import pytest
 
 import ragaudit
+from audit_helpers import flagged
 from ragaudit._calendar import _working_days, date_derived
 from ragaudit._figures import FigurePool
 from ragaudit._reckoning import reckoned
 from ragaudit.slots import extract
-
-
-def _flagged(answer: str, source: str, question: str | None = None) -> bool:
-    report = ragaudit.audit(answer, [{"id": "S1", "text": source}], question)
-    return any(c.status != "supported" for c in report.claims)
-
 
 TICKETS = "Harbour Lido prices. Entry costs £12 per adult and £6 per child. Towels can be hired for £2."
 COURSE = "The evening pottery course costs £240 and runs for 8 weeks. Clay and glazes are included."
@@ -58,7 +53,7 @@ SESSIONS = "First-aid certificate. Sessions last 45 minutes and there are 6 in t
 def test_a_figure_worked_out_from_the_sources_and_the_question(
     answer: str, source: str, question: str, caught: bool
 ) -> None:
-    assert _flagged(answer, source, question) is caught
+    assert flagged(answer, source, question=question) is caught
 
 
 PAYROLL = (
@@ -95,7 +90,7 @@ def test_a_worked_out_total_divided_by_the_calendar(instalment: str, caught: boo
         "For your lifts the contract comes to £6,420 a year: £1,980 for each of the two passenger lifts and "
         f"£2,460 for the goods lift. You pay quarterly in advance, so each instalment is {instalment}."
     )
-    assert _flagged(answer, LIFTS) is caught
+    assert flagged(answer, LIFTS) is caught
 
 
 NOTICE = "Planning notices. Objections may be lodged until 10 working days after the notice is published."
@@ -103,7 +98,7 @@ NOTICE = "Planning notices. Objections may be lodged until 10 working days after
 
 def test_a_date_counted_on_in_working_days() -> None:
     question = "The notice went up on Monday 2 March 2026. When is the last day to object?"
-    assert not _flagged("You can object until Monday 16 March 2026.", NOTICE, question)
+    assert not flagged("You can object until Monday 16 March 2026.", NOTICE, question=question)
     published, lengths = extract(question).dates, extract(NOTICE).quantities
     assert date_derived(extract("Monday 16 March 2026").dates[0], published, lengths)
     assert not date_derived(extract("Friday 20 March 2026").dates[0], published, lengths)
@@ -154,7 +149,7 @@ def test_a_small_count_is_never_reckoned() -> None:
     ],
 )
 def test_a_figure_given_in_another_unit_with_a_verb_of_its_own(answer: str, source: str, caught: bool) -> None:
-    assert _flagged(answer, source) is caught
+    assert flagged(answer, source) is caught
 
 
 @pytest.mark.parametrize(
@@ -170,12 +165,12 @@ def test_a_figure_given_in_another_unit_with_a_verb_of_its_own(answer: str, sour
     ],
 )
 def test_a_sum_paid_per_one_period_restated_per_another(answer: str, source: str, caught: bool) -> None:
-    assert _flagged(answer, source) is caught
+    assert flagged(answer, source) is caught
 
 
 def test_a_degree_sign_s_letter_is_a_unit_not_a_party() -> None:
-    assert not _flagged("The studio is kept at 68 °F.", "The studio is kept at 20 °C all year.")
-    assert _flagged("The studio is kept at 75 °F.", "The studio is kept at 20 °C all year.")
+    assert not flagged("The studio is kept at 68 °F.", "The studio is kept at 20 °C all year.")
+    assert flagged("The studio is kept at 75 °F.", "The studio is kept at 20 °C all year.")
 
 
 def test_a_discount_scales_one_figure_not_a_sum_it_does_not_name() -> None:
@@ -187,8 +182,8 @@ def test_a_discount_scales_one_figure_not_a_sum_it_does_not_name() -> None:
         "The service is £76.50 with your 10% discount, and two tyres add £68 at full price. That makes the bill {}."
     )
     question = "What will a full service and two touring tyres cost me as a club member?"
-    assert not _flagged(answer.format("£144.50"), source, question)
-    assert _flagged(answer.format("£137.70"), source, question)  # 10% off the tyres too: (£85 + £68) × 0.9
+    assert not flagged(answer.format("£144.50"), source, question=question)
+    assert flagged(answer.format("£137.70"), source, question=question)  # 10% off the tyres too: (£85 + £68) × 0.9
 
 
 def test_a_figure_the_question_asks_for_and_the_answer_works_out_fills_no_gap() -> None:
@@ -203,5 +198,5 @@ def test_a_figure_the_question_asks_for_and_the_answer_works_out_fills_no_gap() 
 
 def test_a_share_of_two_figures_the_clause_gives() -> None:
     source = "Hall bookings 2024: 240 in all, of which children's parties 66 and weekly classes 84."
-    assert not _flagged("Children's parties made up 66 of the 240 bookings, which is 27.5%.", source)
-    assert _flagged("Children's parties made up 66 of the 240 bookings, which is 29.5%.", source)
+    assert not flagged("Children's parties made up 66 of the 240 bookings, which is 27.5%.", source)
+    assert flagged("Children's parties made up 66 of the 240 bookings, which is 29.5%.", source)

@@ -260,9 +260,12 @@ def reckoned(
         left -= len(figures[-1])
     stated = [[quantity_supported(q, pool, allow_derived=False) for q in row] for row in figures]
     done = [[ok or said for said in row] for ok, row in zip(supported, stated, strict=True)]
-    theirs = _by_kind([q for q in pool if id(q) not in pool.dated], _STATED)
-    counted = _by_kind([q for q in pool if id(q) not in pool.dated], _STATED, raw=True)
+    undated = [q for q in pool if id(q) not in pool.dated]
+    theirs, counted = _by_kind(undated, _STATED), _by_kind(undated, _STATED, raw=True)
     found: list[list[Quantity]] = [[] for _ in figures]
+    # The answer's grounded figures as operands (all of them, and those no source states): read again only
+    # when a figure has been reckoned since.
+    operands: tuple[dict[str | None, tuple[float, ...]], dict[str | None, tuple[float, ...]]] | None = None
     for _ in range(_PASSES):
         changed = False
         for i, row in enumerate(figures):
@@ -274,9 +277,13 @@ def reckoned(
             for k, q in enumerate(row):
                 if done[i][k] or q.label or (q.dimension is None and q.raw.is_integer() and abs(q.raw) <= _SMALL):
                     continue
-                grounded = [(p, stated[j][m]) for j, o in enumerate(figures) for m, p in enumerate(o) if done[j][m]]
-                mine = _by_kind([p for p, _ in grounded], _ANSWERED)
-                worked = _by_kind([*(p for p, said in grounded if not said), *given], _ANSWERED)
+                if operands is None:
+                    grounded = [(p, stated[j][m]) for j, o in enumerate(figures) for m, p in enumerate(o) if done[j][m]]
+                    operands = (
+                        _by_kind([p for p, _ in grounded], _ANSWERED),
+                        _by_kind([*(p for p, said in grounded if not said), *given], _ANSWERED),
+                    )
+                mine, worked = operands
                 # A length of time is converted by its unit, never by the calendar: "14 weeks" is no 14 days × 7.
                 own = factors if q.dimension != "time" else ()
                 # A sum paid per one period restated per another ("£1.50 per 30 minutes" is "£3 an hour").
@@ -291,6 +298,7 @@ def reckoned(
                 ):
                     done[i][k] = changed = True
                     found[i].append(q)
+                    operands = None
         if not changed:
             break
     return found
