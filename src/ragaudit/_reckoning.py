@@ -77,15 +77,17 @@ def _steps(
     firsts: set[float] = set()
     for a, b in combinations(operands, 2):
         firsts.update((a + b, abs(a - b)))
-    scaled = {k * b for k in counts for b in operands}
+    products = [(k * b, b) for k in counts for b in operands]
+    scaled = {p for p, _ in products}
     firsts |= (
         scaled | {b / k for k in (*counts, *factors) for b in operands} | {k * b for k in factors for b in operands}
     )
     out = set(firsts)
-    for s in scaled:
-        out.update(a + s for a in operands)
-        out.update(abs(a - s) for a in operands)
-    out.update(x + y for x, y in combinations(scaled, 2))
+    # Another figure, never the one multiplied: "£28 + 3 × £28" is four of it, a count the clause does not give.
+    for p, b in products:
+        out.update(a + p for a in operands if a != b)
+        out.update(abs(a - p) for a in operands if a != b)
+    out.update(x + y for (x, b), (y, c) in combinations(products, 2) if b != c)
     # A percentage scales one figure or one product ("10% off the €96", "2 × €48 less 10%"), never a sum it does
     # not name: "(£85 + £68) less 10%" is the slip of a discount that covers only one of them.
     for pct in percents:
