@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import ragaudit
-from ragaudit._identity import identity_swap
+from ragaudit._identity import identity_swap, misplaced_deed
 
 CREDITS = (
     "Harbourside Opera — 'The Glass Orchard': cast. Elena Moss: Tamsin Reyes. Viktor Hale: Joel Ambrose. "
@@ -55,3 +55,43 @@ def test_a_holder_swapped_in_an_answer_is_reported_as_a_role_error() -> None:
     claim = report.claims[0]
     assert claim.status == "contradicted"
     assert "Planning Officer" in claim.explanation and "Ravi Okoro" in claim.explanation
+
+
+BERTHS = (
+    "Pellow Marine — berth agreement. Quayside Services Ltd lifts boats out of the water each October. "
+    "Harbour fees are invoiced by the Pellow Harbour Office every quarter. The berth holder pays the insurance premium."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "misplaced"),
+    [
+        ("Boats are lifted out of the water each October by the Pellow Harbour Office.", True),
+        ("Quayside Services Ltd takes boats out of the water every October.", False),
+        ("Quayside Services Ltd invoices the harbour fees every quarter.", True),
+        ("The Pellow Harbour Office sends out the harbour fee invoices each quarter.", False),
+        ("For questions about your quarterly invoice, contact Quayside Services Ltd.", True),
+        ("Quayside Services Ltd said boats are lifted out of the water each October.", False),
+    ],
+)
+def test_a_deed_the_sources_credit_to_another_party_is_misplaced(claim: str, misplaced: bool) -> None:
+    assert (misplaced_deed(claim, (BERTHS,)) is not None) is misplaced
+
+
+def test_a_deed_in_a_record_or_told_of_the_party_elsewhere_is_not_misplaced() -> None:
+    record = '{"name": "Quayside Services Ltd", "city": "Pellow", "services": "lifts boats out of the water"}'
+    assert misplaced_deed("Quayside Services Ltd lifts boats out of the water in Pellow.", (record,)) is None
+    both = BERTHS + " Each spring the Pellow Harbour Office also lifts boats out of the water for hull surveys."
+    assert misplaced_deed("The Pellow Harbour Office lifts boats out of the water.", (both,)) is None
+
+
+def test_a_misplaced_deed_fails_the_answer_as_a_role_error() -> None:
+    # The reader sent to the wrong party: no other reading rule catches this one.
+    answer = (
+        "For questions about your quarterly invoice, contact Quayside Services Ltd. "
+        "The berth holder pays the insurance premium."
+    )
+    report = ragaudit.audit(answer, [{"id": "S1", "text": BERTHS}])
+    wrong = [c for c in report.claims if c.status != "supported"]
+    assert [c.decided_by for c in wrong] == ["detector:role"]
+    assert "Quayside Services Ltd" in wrong[0].explanation and "Pellow Harbour Office" in wrong[0].explanation

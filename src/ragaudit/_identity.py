@@ -15,11 +15,13 @@ proves nothing; both sides taken proves a swap. Linear in the text: each clause'
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 
 from ragaudit._mentions import words_around
-from ragaudit._roles import mentions, party_forms, shape
+from ragaudit._role_nouns import ROLE, role_forms, titled
+from ragaudit._roles import AGENT, mentions, party_forms, place, roots, shape
 from ragaudit._text import SENTENCE_BREAK_RE, stem
 from ragaudit.slots import MAX_CHARS, extract
 
@@ -189,4 +191,134 @@ def misplaced_party(claim: str, sources: tuple[str, ...]) -> str | None:
         for other in others:
             if alone or around & words_around(place, other, 4):
                 return f"'{written}' where the source names '{other}'"
+    return None
+
+
+_PART_RE = re.compile(r";\s+|,\s+(?=(?:and|but|while|whereas|so|then|which|who)\b)|\s[—–]\s|\s\((?=[^)]*\))")
+"""Where a sentence's parts each tell their own deed: a semicolon, a dash, ", and …", ", which …", a bracket (not a
+colon: "X-Men: Apocalypse", "Company Accountant: Rhian Pugh")."""
+_DEED_PRONOUN_RE = re.compile(r"\b(?:he|she|his|her|him|they|them|their|we|our|us|it|its|this|these|those)\b", re.I)
+_LIST_WORDS = frozenset({"and", "or", "alongside", "including", "with"})
+
+
+def _listed(before: str) -> bool:
+    """Whether a name after ``before`` is an item of a list ("A, B and C", "alongside N"): no subject of its own deed."""
+    words = before[-80:].split()
+    last = words[-1] if words else ""
+    return (last.endswith(",") and last[:1].isupper()) or last.lower() in _LIST_WORDS
+
+
+_REPORTS_RE = re.compile(
+    r"\b(?:says?|said|believes?|believed|thinks?|thought|argues?|argued|claimed|told|reported|"
+    r"according\s+to|warns?|warned|insists?|insisted)\b"
+)
+_RECORD_RE = re.compile(r'"[\w ]+"\s*+:')
+_ADDRESSEE_RE = r"\b(?:dear|hi|hello)\s+(?:\w+\s+)?"
+MAX_DEED_CLAUSES = 512
+"""Source clauses read for the one that tells a claim's deed (bounded work on a request of many sources)."""
+
+
+@lru_cache(maxsize=4)  # the request's sources: split and read once for all its claims
+def _deed_clauses(
+    sources: tuple[str, ...], forms_key: tuple[tuple[str, str], ...]
+) -> tuple[tuple[str, frozenset[str], frozenset[str], frozenset[str]], ...]:
+    """Each clause of ``sources``: its text, its content roots, the parties it has act and every party it names."""
+    forms = dict(forms_key)
+    order = sorted(forms, key=len, reverse=True)
+    names = frozenset(w for f in forms for w in f.lower().split())
+    # A record's fields ('"name": "Kyle's Kitchen", "city": …') name things, not parties that act: prose only.
+    prose = [t for t in sources if not _RECORD_RE.search(t[:MAX_CHARS])]
+    clauses = [
+        c for t in prose for s in SENTENCE_BREAK_RE.split(t[:MAX_CHARS])[:MAX_CLAUSES] for c in _PART_RE.split(s) if c
+    ]
+    out = []
+    for c in clauses[:MAX_DEED_CLAUSES]:
+        found = mentions(c, forms, order)
+        # A possessor acts through what it owns ("Tarnfield's certifying staff issue …").
+        acting = frozenset(p for start, end, p in found if _acts(c, start, end, possessor=True))
+        out.append((c, roots(c, names), acting, frozenset(p for _, _, p in found)))
+    return tuple(out)
+
+
+_SENT_TO_RE = re.compile(r"\b(?:to|call|contact|phone|ring|ask|tell)\s++(?:the\s++|your\s++)?$", re.IGNORECASE)
+_DUTY_RE = re.compile(r"^['’]s\s++(?:job|responsibility|duty|role|task|decision|call)\b", re.IGNORECASE)
+
+
+def _addressed(text: str, start: int, end: int) -> bool:
+    """Whether the name at ``start:end`` is whom the text sends the reader to ("report it to N", "call N") or whose
+    task it names ("it's N's job")."""
+    return bool(_SENT_TO_RE.search(text[max(0, start - 40) : start]) or _DUTY_RE.match(text[end : end + 40]))
+
+
+def _owns(text: str, end: int, named: list[tuple[int, int, str]]) -> bool:
+    """Whether the possessive name ending at ``end`` owns another name within three words ("N's rehabilitation R")."""
+    return any(start > end and len(text[end:start].split()) <= 3 for start, _, _ in named)
+
+
+def _acts(text: str, start: int, end: int, *, possessor: bool = False) -> bool:
+    """Whether the name at ``start:end`` acts: a subject or an agent, not a possessor ("Brightwater Foods' Owen Kerr")
+    nor an item of a list ("alongside A, B and C")."""
+    return (
+        place(text[:start]) in AGENT | {""}
+        and not _listed(text[:start])
+        and (possessor or text[end : end + 1] not in ("'", "’"))
+    )
+
+
+@lru_cache(maxsize=32)  # asked once per evidence window of a claim; the answer depends on the claim alone
+def misplaced_deed(claim: str, sources: tuple[str, ...]) -> str | None:
+    """A party (by name or role) the claim credits with a deed that the one source clause telling it credits to another
+    party, the claim's party told of only elsewhere ("the claimant pays the counterclaim fee" where "the defendant pays
+    the counterclaim fee"). Each part of the claim naming one party is read alone ("…, on a recommendation from N")."""
+    sources = tuple(t[:MAX_CHARS] for t in sources)
+    found = {f: p for f, p in {**party_forms(claim, sources), **role_forms(claim, sources)}.items() if p}
+    # A role the sources set in apposition to a name ("your customs broker, Greyquill") is that party's title.
+    forms = dict(titled(" \n ".join((*sources, claim[:MAX_CHARS])), found))
+    if not forms:
+        return None
+    order = sorted(forms, key=len, reverse=True)
+    names = frozenset(w for f in forms for w in f.lower().split())
+    read = _deed_clauses(sources, tuple(sorted(forms.items())))
+    # Names a text equates are one party ("the Tour Manager, Ingrid Solberg").
+    same = _Groups()
+    for text in (*sources, claim):
+        _equated(text, forms, order, same)
+    for part in _PART_RE.split(claim[:MAX_CHARS])[:MAX_CLAUSES]:
+        # The claim credits the deed to the party that acts in it, else to the one it sends the reader to ("report it
+        # to N", "N's job"); a possessor is the party of what it owns ("the Wheelchair Service's engineers").
+        named = [(start, end, p) for start, end, p in mentions(part, forms, order) if not _listed(part[:start])]
+        named = [m for m in named if not (part[m[1] : m[1] + 1] in ("'", "’") and _owns(part, m[1], named))]
+        acting = {p for start, end, p in named if _acts(part, start, end)}
+        ours = acting or {p for start, end, p in named if _addressed(part, start, end)}
+        content = roots(part, names)
+        if len(ours) != 1 or len(content) < 2:
+            continue
+        (party,) = ours
+        if _REPORTS_RE.search(part):
+            continue  # "the attorney believes that …": what a party says or thinks is not its deed
+        shared = [len(content & r) for _, r, _, _ in read]
+        best = max(shared, default=0)
+        if best < max(2, math.ceil(0.5 * len(content))):
+            continue  # no one clause tells most of what this part tells
+        places = [
+            (c, frozenset(same.find(p) for p in q), frozenset(same.find(p) for p in every))
+            for k, (c, _, q, every) in zip(shared, read, strict=True)
+            if k == best
+        ]
+        if any(
+            same.find(party) in every or not q or _DEED_PRONOUN_RE.search(c) or _REPORTS_RE.search(c)
+            for c, q, every in places
+        ):
+            continue  # its party is named there, or no other party, or the place may speak of it unnamed or report speech
+        if party.startswith(ROLE) and any(party[len(ROLE) :] in o for _, q, _ in places for o in q):
+            continue  # one party in other words: "patent attorney" of "European Patent Attorney"
+        if any(re.search(_ADDRESSEE_RE + re.escape(o.split()[-1]), c, re.I) for c, q, _ in places for o in q):
+            continue  # a letter's addressee ("Dear Ms Oyelaran") is the reader, not a party that acts
+        own = [k for k, (_, _, _, every) in zip(shared, read, strict=True) if party in every]
+        if not own or 2 * max(own) >= best:
+            continue  # told of nowhere (another check's), or told of much the same elsewhere
+        where, theirs, _ = places[0]
+        said = next(f for f, p in forms.items() if p == party and f in part)
+        other = next((f for f, p in forms.items() if same.find(p) in theirs and f in where), sorted(theirs)[0])
+        return f"'{said}' where the source has '{other}' do it"
     return None

@@ -34,7 +34,7 @@ _PREPOSITIONS = frozenset(
 )
 # "with" and "from" name company and places as often as agents ("a handshake with Raul Castro",
 # "a launch from Cape Canaveral"): only these mark who did the deed.
-_AGENT = frozenset({"by", "through", "via"})
+AGENT = frozenset({"by", "through", "via"})
 """Prepositions whose object does or gives what comes before ("handled *by* N", "check in *with* N");
 after the others ("a degree *at* N", "the envoy *of* N") the name only places the words."""
 _COPULAS = frozenset({"is", "are", "was", "were"})
@@ -64,7 +64,7 @@ ROOT = 6
 MAX_CLAUSES = 64
 
 
-def _roots(text: str, names: frozenset[str]) -> frozenset[str]:
+def roots(text: str, names: frozenset[str]) -> frozenset[str]:
     """Content roots of ``text`` (no function word, generic word or name word)."""
     out = set()
     for w in _WORD_RE.findall(text.lower()):
@@ -205,7 +205,7 @@ def bindings(
                 examples.add(m)
             # A transcript's "Siham: We've been working …" labels a speaker, as "N said" does.
             speaker = _SPEECH.match(clause, m[1], m[1] + 60) is not None or clause[m[1] : m[1] + 1] == ":"
-            if m in examples or speaker or _place(clause[: m[0]]) == "placed":
+            if m in examples or speaker or place(clause[: m[0]]) == "placed":
                 placed.add(m)
         anchors = [m for m in every if m not in placed]
         backward: dict[str, str] = {}
@@ -215,7 +215,7 @@ def bindings(
             k = int(left > 0)
             before, after = clause[left:start], clause[end:right]
             words = re.findall(r"[a-z]+|[^a-z\s]", before.lower())
-            if (cut := _possessive_cut(before, " ")) is not None and _place(before) in _AGENT:
+            if (cut := _possessive_cut(before, " ")) is not None and place(before) in AGENT:
                 words = re.findall(r"[a-z]+|[^a-z\s]", cut.lower())
             words = [w for w in words if w not in _DETERMINERS]
             # The word right before the name (past an article), if nothing but spaces comes between.
@@ -226,7 +226,7 @@ def bindings(
                 # "by A and (by) B": B shares what A's preposition binds.
                 bound = backward.get(last, "")
             elif last in _PREPOSITIONS:
-                bound = _agent_words(before) if last in _AGENT else ""
+                bound = _agent_words(before) if last in AGENT else ""
                 backward[last] = bound
             else:
                 bound = after
@@ -237,7 +237,7 @@ def bindings(
                     head = phrase[at + 1 :]
                     if at >= 0 and len(head) <= 3 and not any(w.lower() in _COPULAS for w in head):
                         noun = " ".join(head)
-                        if at >= 1 and phrase[at - 1].lower() in _AGENT:
+                        if at >= 1 and phrase[at - 1].lower() in AGENT:
                             # "given by the practice nurse, Owen Lusk,": the agent's deed is the name's.
                             bound = f"{' '.join(phrase[: at - 1])} {after}"
                 elif last in _COPULAS:
@@ -257,13 +257,13 @@ def bindings(
                     noun = " ".join(following)  # "N, the R," or "N is the R"
             if generous:
                 bound += " " + before + " " + after
-            roles.setdefault(party, set()).update(_roots(f"{bound} {noun} {extra}", name_words))
-            nouns.setdefault(party, set()).update(_roots(noun, name_words))
+            roles.setdefault(party, set()).update(roots(f"{bound} {noun} {extra}", name_words))
+            nouns.setdefault(party, set()).update(roots(noun, name_words))
             # Parties the same words relate it to ("married to her husband N"): their roles are shared.
             related.setdefault(party, set()).update(p for s, _, p in placed if left <= s < right and p != party)
             # "N was created by M": the words between a party and the agent after it bind both.
             nxt = next((m for m in anchors if m[0] >= end), None)
-            if nxt and not _place(clause[:start]) and _place(clause[: nxt[0]]) in _AGENT and nxt[2] != party:
+            if nxt and not place(clause[:start]) and place(clause[: nxt[0]]) in AGENT and nxt[2] != party:
                 related[party].add(nxt[2])
                 related.setdefault(nxt[2], set()).add(party)
     return {p: (frozenset(r), frozenset(nouns[p]), frozenset(related[p])) for p, r in roles.items()}
@@ -293,18 +293,18 @@ def _example(before: str) -> bool:
     return all(w[:1].isupper() or w.lower() in ("the", "and", "or", "a", "an") for w in words)
 
 
-def _place(before: str) -> str:
+def place(before: str) -> str:
     """Where a name stands, from the words before it: ``""`` as a subject (a clause's start, after a
     conjunction, a relative or a copula), the preposition it is the agent of ("by", "with"), or
     ``"placed"`` (after a verb or another preposition: "runs N", "a degree at N", "with good N")."""
     words = [w for w in re.split(r"[^\w\s'’-]", before)[-1].lower().split() if w not in _DETERMINERS]
     # After an agent's preposition a possessive stands where an article does ("by the Wheelchair Service's engineers").
     agent = [w for w in (_possessive_cut(before) or before).lower().split() if w not in _DETERMINERS][-1:]
-    if agent and agent[0] in _AGENT:
+    if agent and agent[0] in AGENT:
         return agent[0]
     if not words or words[-1] in _CONJUNCTIONS | _COORDINATION | _COPULAS | _SUBORDINATE:
         return ""
-    return words[-1] if words[-1] in _AGENT else "placed"
+    return words[-1] if words[-1] in AGENT else "placed"
 
 
 @lru_cache(maxsize=2)  # the request's sources: its claims naming the same parties share what they are told

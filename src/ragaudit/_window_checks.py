@@ -11,7 +11,7 @@ from typing import Any
 from ragaudit._calendar import same_date, stated_in_context
 from ragaudit._certainty import closest_clause, concludes, duty_clash, hedges_what_is_stated, keeps_hedge
 from ragaudit._figure_context import about_the_same_figure
-from ragaudit._identity import identity_swap, misplaced_party
+from ragaudit._identity import identity_swap, misplaced_deed, misplaced_party
 from ragaudit._roles import name_swap, role_swap
 from ragaudit._scope import quantifiers_clash, restricted, table_exception
 from ragaudit._slot_data import Quantity
@@ -150,6 +150,7 @@ def window_mismatches(
         role_swap(said, window.text, texts, passage=passage)
         or identity_swap(said, texts)
         or misplaced_party(said, texts)
+        or misplaced_deed(said, texts)
     )
     if roles:
         found.append(Mismatch("role", roles))
