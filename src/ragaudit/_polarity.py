@@ -181,7 +181,7 @@ _STEM_KINDS = {
     }.items()
     for w in words
 }
-_DENIAL_RE = re.compile(r"\b(?:not|never|cannot)\b|n't\b", re.IGNORECASE)
+DENIAL_RE = re.compile(r"\b(?:not|never|cannot)\b|n't\b", re.IGNORECASE)
 
 
 def predicate_kind(head: str) -> str | None:
@@ -197,7 +197,7 @@ def kinds_asserted(text: str) -> frozenset[str]:
 def denied_proposition(text: str) -> str:
     """What a clause's first denial denies, up to the next comma ("Harnesses are not required in scissor
     lifts" of "…, unless the lift plan identifies a risk"); "" without a denial."""
-    denial = _DENIAL_RE.search(text[:2000])
+    denial = DENIAL_RE.search(text[:2000])
     if denial is None:
         return ""
     end = min((p for p in (text.find(c, denial.end()) for c in ",;:") if p >= 0), default=len(text))
