@@ -18,9 +18,10 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
+from typing import NamedTuple
 
 from ragaudit._mentions import words_around
-from ragaudit._role_nouns import ROLE, role_forms, titled
+from ragaudit._role_nouns import ROLE, role_forms, source_roles, titled
 from ragaudit._roles import AGENT, mentions, party_forms, place, roots, shape
 from ragaudit._text import SENTENCE_BREAK_RE, stem
 from ragaudit.slots import MAX_CHARS, extract
@@ -218,29 +219,55 @@ MAX_DEED_CLAUSES = 512
 """Source clauses read for the one that tells a claim's deed (bounded work on a request of many sources)."""
 
 
-@lru_cache(maxsize=4)  # the request's sources: split and read once for all its claims
-def _deed_clauses(
-    sources: tuple[str, ...], forms_key: tuple[tuple[str, str], ...]
-) -> tuple[tuple[str, frozenset[str], frozenset[str], frozenset[str]], ...]:
-    """Each clause of ``sources``: its text, its content roots, the parties it has act and every party it names."""
-    forms = dict(forms_key)
+class _Deeds(NamedTuple):
+    """What :func:`misplaced_deed` reads off a request's sources, once for all its claims."""
+
+    forms: dict[str, str]
+    """Each party name or role as the sources write it → its party (a role set in apposition to a name dropped)."""
+    names: frozenset[str]
+    """The words of those names (no content words of a deed)."""
+    clauses: tuple[tuple[str, frozenset[str], frozenset[str], frozenset[str]], ...]
+    """Each clause: its text, its content roots, the parties it has act and every party it names."""
+    same: _Groups
+    """Names a clause equates ("the Tour Manager, Ingrid Solberg") are one party."""
+
+
+@lru_cache(maxsize=4)  # the request's sources: read once for all its claims, at most MAX_DEED_CLAUSES clauses
+def _deeds(sources: tuple[str, ...]) -> _Deeds:
+    # A record's fields ('"name": "Kyle's Kitchen", "city": …') name things, not parties that act: prose only.
+    texts = [
+        c
+        for t in sources
+        if not _RECORD_RE.search(t[:MAX_CHARS])
+        for s in SENTENCE_BREAK_RE.split(t[:MAX_CHARS])[:MAX_CLAUSES]
+        for c in _PART_RE.split(s)
+        if c
+    ]
+    texts = texts[:MAX_DEED_CLAUSES]
+    found = {f: p for f, p in {**party_forms("", sources), **source_roles(sources)}.items() if p}
+    # A role the sources set in apposition to a name ("your customs broker, Greyquill") is that party's title (read
+    # clause by clause: apposition never spans two).
+    titles = {p for c in texts for p in set(found.values()) - {p for _, p in titled(c, found)}}
+    forms = {f: p for f, p in found.items() if p not in titles}
     order = sorted(forms, key=len, reverse=True)
     names = frozenset(w for f in forms for w in f.lower().split())
-    # A record's fields ('"name": "Kyle's Kitchen", "city": …') name things, not parties that act: prose only.
-    prose = [t for t in sources if not _RECORD_RE.search(t[:MAX_CHARS])]
-    clauses = [
-        c for t in prose for s in SENTENCE_BREAK_RE.split(t[:MAX_CHARS])[:MAX_CLAUSES] for c in _PART_RE.split(s) if c
-    ]
-    out = []
-    for c in clauses[:MAX_DEED_CLAUSES]:
-        found = mentions(c, forms, order)
+    same = _Groups()
+    clauses = []
+    for c in texts:
+        _equated(c, forms, order, same)
+        named = mentions(c, forms, order)
         # A possessor acts through what it owns ("Tarnfield's certifying staff issue …").
-        acting = frozenset(p for start, end, p in found if _acts(c, start, end, possessor=True))
-        out.append((c, roots(c, names), acting, frozenset(p for _, _, p in found)))
-    return tuple(out)
+        acting = frozenset(p for start, end, p in named if _acts(c, start, end, possessor=True))
+        clauses.append((c, roots(c, names), acting, frozenset(p for _, _, p in named)))
+    return _Deeds(forms, names, tuple(clauses), same)
 
 
-_SENT_TO_RE = re.compile(r"\b(?:to|call|contact|phone|ring|ask|tell)\s++(?:the\s++|your\s++)?$", re.IGNORECASE)
+_SENT_TO_RE = re.compile(
+    r"\b(?:(?:report|send|submit|go|goes|apply|write|complain|refer|direct|forward|escalate|made|make)\w*+"
+    r"(?:\s++\S++){0,4}?\s++to|call|contact|phone|ring|ask|tell)\s++(?:the\s++|your\s++)?$",
+    re.IGNORECASE,
+)
+"""Whom a text sends the reader to: "report it to", "should be made first to", "call", "contact"."""
 _DUTY_RE = re.compile(r"^['’]s\s++(?:job|responsibility|duty|role|task|decision|call)\b", re.IGNORECASE)
 
 
@@ -265,32 +292,43 @@ def _acts(text: str, start: int, end: int, *, possessor: bool = False) -> bool:
     )
 
 
+def _claim_forms(claim: str, named: dict[str, str], theirs: dict[str, str]) -> dict[str, str]:
+    """Each party name or role as the claim writes it → the sources' party it names (``named``: the claim's parties of
+    every form, ``theirs``: the sources' forms); a name that is no one party of the sources is left out."""
+    found = {f: p for f, p in named.items() if p}
+    out: dict[str, str] = {}
+    for written, party in dict(titled(claim[:MAX_CHARS], found)).items():
+        if written not in claim:
+            continue
+        kin = {theirs[f] for f, p in found.items() if p == party and theirs.get(f)}
+        if len(kin) == 1 or written in theirs:
+            out[written] = next(iter(kin)) if len(kin) == 1 else theirs[written]
+    return out
+
+
 @lru_cache(maxsize=32)  # asked once per evidence window of a claim; the answer depends on the claim alone
 def misplaced_deed(claim: str, sources: tuple[str, ...]) -> str | None:
     """A party (by name or role) the claim credits with a deed that the one source clause telling it credits to another
     party, the claim's party told of only elsewhere ("the claimant pays the counterclaim fee" where "the defendant pays
     the counterclaim fee"). Each part of the claim naming one party is read alone ("…, on a recommendation from N")."""
     sources = tuple(t[:MAX_CHARS] for t in sources)
-    found = {f: p for f, p in {**party_forms(claim, sources), **role_forms(claim, sources)}.items() if p}
-    # A role the sources set in apposition to a name ("your customs broker, Greyquill") is that party's title.
-    forms = dict(titled(" \n ".join((*sources, claim[:MAX_CHARS])), found))
+    deeds = _deeds(sources)
+    named = {**party_forms(claim, sources), **role_forms(claim, sources)}
+    forms = _claim_forms(claim, named, deeds.forms)
     if not forms:
         return None
     order = sorted(forms, key=len, reverse=True)
-    names = frozenset(w for f in forms for w in f.lower().split())
-    read = _deed_clauses(sources, tuple(sorted(forms.items())))
-    # Names a text equates are one party ("the Tour Manager, Ingrid Solberg").
-    same = _Groups()
-    for text in (*sources, claim):
-        _equated(text, forms, order, same)
+    read, same = deeds.clauses, deeds.same
+    # The roles the claim names, not as a title of a name ("Leah Brennan, the hygienist,").
+    roles = {p for _, p in titled(claim[:MAX_CHARS], named) if p.startswith(ROLE)}
     for part in _PART_RE.split(claim[:MAX_CHARS])[:MAX_CLAUSES]:
         # The claim credits the deed to the party that acts in it, else to the one it sends the reader to ("report it
         # to N", "N's job"); a possessor is the party of what it owns ("the Wheelchair Service's engineers").
-        named = [(start, end, p) for start, end, p in mentions(part, forms, order) if not _listed(part[:start])]
-        named = [m for m in named if not (part[m[1] : m[1] + 1] in ("'", "’") and _owns(part, m[1], named))]
-        acting = {p for start, end, p in named if _acts(part, start, end)}
-        ours = acting or {p for start, end, p in named if _addressed(part, start, end)}
-        content = roots(part, names)
+        marked = [(start, end, p) for start, end, p in mentions(part, forms, order) if not _listed(part[:start])]
+        marked = [m for m in marked if not (part[m[1] : m[1] + 1] in ("'", "’") and _owns(part, m[1], marked))]
+        acting = {p for start, end, p in marked if _acts(part, start, end)}
+        ours = acting or {p for start, end, p in marked if _addressed(part, start, end)}
+        content = roots(part, deeds.names | frozenset(w for f in forms for w in f.lower().split()))
         if len(ours) != 1 or len(content) < 2:
             continue
         (party,) = ours
@@ -300,8 +338,13 @@ def misplaced_deed(claim: str, sources: tuple[str, ...]) -> str | None:
         best = max(shared, default=0)
         if best < max(2, math.ceil(0.5 * len(content))):
             continue  # no one clause tells most of what this part tells
+        # A party named by its role counts where the claim names that role too ("the lender" against "the borrower").
         places = [
-            (c, frozenset(same.find(p) for p in q), frozenset(same.find(p) for p in every))
+            (
+                c,
+                frozenset(same.find(p) for p in q if not p.startswith(ROLE) or p in roles),
+                frozenset(map(same.find, every)),
+            )
             for k, (c, _, q, every) in zip(shared, read, strict=True)
             if k == best
         ]
@@ -319,6 +362,6 @@ def misplaced_deed(claim: str, sources: tuple[str, ...]) -> str | None:
             continue  # told of nowhere (another check's), or told of much the same elsewhere
         where, theirs, _ = places[0]
         said = next(f for f, p in forms.items() if p == party and f in part)
-        other = next((f for f, p in forms.items() if same.find(p) in theirs and f in where), sorted(theirs)[0])
+        other = next((f for f, p in deeds.forms.items() if same.find(p) in theirs and f in where), sorted(theirs)[0])
         return f"'{said}' where the source has '{other}' do it"
     return None

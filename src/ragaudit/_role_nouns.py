@@ -63,7 +63,7 @@ def _mentions(text: str) -> dict[str, str]:
 
 
 @lru_cache(maxsize=4)  # the request's sources (each read to MAX_CHARS): read once for all its claims
-def _source_roles(sources: tuple[str, ...]) -> dict[str, str]:
+def source_roles(sources: tuple[str, ...]) -> dict[str, str]:
     """The role forms of the sources, the first :data:`MAX_ROLE_FORMS` of them."""
     found: dict[str, str] = {}
     for text in sources:
@@ -80,7 +80,7 @@ def role_forms(claim: str, sources: tuple[str, ...]) -> dict[str, str]:
     ours = _mentions(claim)
     if not ours:
         return {}
-    theirs = _source_roles(tuple(t[:MAX_CHARS] for t in sources))
+    theirs = source_roles(tuple(t[:MAX_CHARS] for t in sources))
     if not set(ours.values()) & set(theirs.values()):
         return {}
     return {**theirs, **ours}
