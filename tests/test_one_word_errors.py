@@ -13,7 +13,6 @@ import pytest
 import ragaudit
 from ragaudit._calendar import date_span
 from ragaudit._certainty import referral_consequence
-from ragaudit._denials import polarity_clash
 from ragaudit._identity import misplaced_party
 from ragaudit._mentions import share_in_words
 from ragaudit._scope import strength
@@ -118,30 +117,6 @@ MEMBERSHIP = (
 )
 def test_a_denial_or_date_the_sources_state_elsewhere_is_no_clash(claim: str, status: str) -> None:
     assert verdict(claim, MEMBERSHIP)[0] == status
-
-
-KILN = (
-    "Glazing room rules. A slower cooling programme does not reduce crazing on stoneware glazes. "
-    "Pieces stay on the cooling racks for two days before collection."
-)
-EARTHENWARE = " On earthenware, a slower cooling programme does reduce crazing."
-
-
-@pytest.mark.parametrize(
-    ("claim", "sources", "clash"),
-    [
-        # Two shared words, the denied verb and one more: no other clause tells more of the claim.
-        ("Choosing the gentle cool-down setting reduces crazing.", KILN, ("reduc", True)),
-        # A clause stating the verb, as close to the claim, may be what the claim says.
-        ("Choosing the gentle cool-down setting reduces crazing.", KILN + EARTHENWARE, None),
-        # A counterfactual of its own is no plain statement to clash with.
-        ("The gentle cool-down setting could have reduced crazing.", KILN, None),
-    ],
-)
-def test_a_verb_denied_in_so_many_words_clashes_on_two_shared_words(
-    claim: str, sources: str, clash: tuple[str, bool] | None
-) -> None:
-    assert polarity_clash(extract(claim), sources, claim_text=claim, sources=[sources]) == clash
 
 
 @pytest.mark.parametrize(

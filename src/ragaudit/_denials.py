@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ragaudit._polarity import DENIAL_RE, denied_proposition, kinds_asserted, predicate_kind
+from ragaudit._polarity import denied_proposition, kinds_asserted, predicate_kind
 from ragaudit._slot_data import INSTRUMENTAL_VERBS, NEGATIONS
 from ragaudit._text import stem
 from ragaudit.slots import MAX_CHARS, Slots, extract
@@ -19,7 +19,6 @@ _VERBAL_DENIAL_RE = re.compile(
 )
 """A verb denied ("you do not need to claim"), not a thing ("no tiles", "not a substantial limit")."""
 _CONDITION_RE = re.compile(r"\b(?:where|if|when|whenever|unless|provided)\b", re.IGNORECASE)
-_COUNTERFACTUAL_RE = re.compile(r"\b(?:could|would|should|might)\s+have\b", re.IGNORECASE)
 _REASON_RE = re.compile(r"\b(?:since|because)\b", re.IGNORECASE)
 MAX_DENYING_SENTENCES = 512
 """Source sentences read for a denial that grounds a claim's (bounded work on a request of many sources)."""
@@ -47,24 +46,16 @@ def polarity_clash(
     denied ("the £25 joining fee is not refundable" against "you get back … the £25 joining fee").
     A denial of the claim's that a clause of ``sources`` states too, about as much of the claim's words, is no
     clash with a window stating the predicate of something else ("associates get the newsletter but no insurance").
-    A verb denied in so many words needs only one more shared word where no other clause is closer to the claim.
     """
     if claim.question:
         return None
     asserted = kinds_asserted(claim_text) if claim_text and not (claim.negated_heads or claim.negated) else frozenset()
     grounding = [MAX_GROUNDINGS]  # denials looked for elsewhere per window: bounded work per claim and window
     ours = _with_parts(claim.stems)
-    read = [(sentence, _CONTRAST_RE.split(sentence)[:8]) for sentence in _CLAUSE_RE.split(window_text[:MAX_CHARS])[:64]]
-    every: list[Slots] = []  # the window's clauses and the sources', read only when a lone denied verb is weighed
-    # Only a plain statement: no denial, condition or counterfactual ("could have been more tender") of its own.
-    affirms = not (
-        claim.negated_heads
-        or claim.negated
-        or DENIAL_RE.search(claim_text)
-        or _CONDITION_RE.search(claim_text)
-        or _COUNTERFACTUAL_RE.search(claim_text)
-    )
-    for sentence, texts in read:
+    for sentence in _CLAUSE_RE.split(window_text[:MAX_CHARS])[:64]:
+        # Contrasted parts of a sentence ("… can be made, while essential amino acids cannot") speak of
+        # different things: only the parts sharing most with the claim are about it.
+        texts = _CONTRAST_RE.split(sentence)[:8]
         parts = [extract(part) for part in texts]
         most = max(len(ours & _with_parts(theirs.stems)) for theirs in parts)
         for part, theirs in zip(texts, parts, strict=True):
@@ -80,20 +71,13 @@ def polarity_clash(
             # a condition follows it ("not required in scissor lifts, unless …").
             denied = extract(denied_proposition(part)) if asserted else None
             restated = bool(denied and denied.negated_heads) and len(shared) >= 2
-            verbal = affirms and _lone_denied_verb(claim, part, theirs, shared, every, read, sources)
-            if (len(shared) < max(3, most) and not whole and not restated and not verbal) or theirs.question:
+            if (len(shared) < max(3, most) and not whole and not restated) or theirs.question:
                 continue
 
-            def enough(
-                head: str, theirs: Slots = theirs, shared: set[str] = shared, whole: bool = whole, verbal: bool = verbal
-            ) -> bool:
+            def enough(head: str, theirs: Slots = theirs, shared: set[str] = shared, whole: bool = whole) -> bool:
                 # Most of the clause, or ``min_shared`` words of it, besides the predicate.
                 rest = len(shared - {head})
-                return (
-                    whole
-                    or verbal
-                    or (rest >= 2 and rest >= min(min_shared, math.ceil(0.5 * len(theirs.stems - {head}))))
-                )
+                return whole or (rest >= 2 and rest >= min(min_shared, math.ceil(0.5 * len(theirs.stems - {head}))))
 
             # One side denies, the other holds no denial at all: "no outstanding recommendation" and
             # "doesn't recommend" are two ways of saying one thing, not a clash.
@@ -135,38 +119,6 @@ def _source_denials(sources: tuple[str, ...]) -> tuple[tuple[str, frozenset[str]
                 (sentence, frozenset(theirs.negated_heads | theirs.negated_stems), frozenset(_with_parts(theirs.stems)))
             )
     return tuple(out)
-
-
-def _lone_denied_verb(
-    claim: Slots,
-    part: str,
-    theirs: Slots,
-    shared: set[str],
-    every: list[Slots],
-    read: list[tuple[str, list[str]]],
-    sources: Sequence[str],
-) -> bool:
-    """Whether a clause denies in so many words a verb the claim states ("does not shorten these intervals" against
-    "nitrox shortens the waiting times") and is about the claim on two shared words, the verb and one more: no clause
-    of the window or the sources shares more, and none stating the verb shares as much (``every`` is filled once)."""
-    heads = theirs.negated_heads & claim.stems - claim.nominal - claim.hypothetical
-    if len(shared) < 2 or not heads or _VERBAL_DENIAL_RE.search(part) is None:
-        return False
-    if not every:
-        every.extend([*(extract(p) for _, texts in read for p in texts), *_source_clauses(tuple(sources))])
-    ours = _with_parts(claim.stems)
-    reach = [(t, len(ours & _with_parts(t.stems))) for t in every]
-    if any(n > len(shared) for _, n in reach):
-        return False
-    stating = [t for t, n in reach if n >= len(shared) and not (t.negated_heads or t.negated)]
-    return any(not any(head in t.stems for t in stating) for head in heads)
-
-
-@lru_cache(maxsize=8)  # one request's sources, read once for all its claims
-def _source_clauses(sources: tuple[str, ...]) -> tuple[Slots, ...]:
-    """The slots of each contrasted part of each sentence of ``sources`` (at most :data:`MAX_DENYING_SENTENCES`)."""
-    sentences = [s for text in sources for s in _SENTENCE_RE.split(text[:MAX_CHARS])[:64]][:MAX_DENYING_SENTENCES]
-    return tuple(extract(part) for sentence in sentences for part in _CONTRAST_RE.split(sentence)[:8])
 
 
 def _grounded(left: list[int], ours: set[str], head: str, stating: str, shared: int, sources: Sequence[str]) -> bool:

@@ -15,12 +15,14 @@ proves nothing; both sides taken proves a swap. Linear in the text: each clause'
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from functools import lru_cache
 from typing import NamedTuple
 
 from ragaudit._mentions import words_around
+from ragaudit._polarity import DENIAL_RE
 from ragaudit._role_nouns import ROLE, role_forms, source_roles, titled
 from ragaudit._roles import AGENT, mentions, party_forms, place, roots, shape
 from ragaudit._text import SENTENCE_BREAK_RE, stem
@@ -195,7 +197,7 @@ def misplaced_party(claim: str, sources: tuple[str, ...]) -> str | None:
     return None
 
 
-_PART_RE = re.compile(r";\s+|,\s+(?=(?:and|but|while|whereas|so|then|which|who)\b)|\s[—–]\s|\s\((?=[^)]*\))")
+_PART_RE = re.compile(r";\s+|,\s+(?=(?:and|but|while|whereas|so|then|which|who)\b)|\s[—–]\s|\s\((?=[^)]{0,200}\))")
 """Where a sentence's parts each tell their own deed: a semicolon, a dash, ", and …", ", which …", a bracket (not a
 colon: "X-Men: Apocalypse", "Company Accountant: Rhian Pugh")."""
 _DEED_PRONOUN_RE = re.compile(r"\b(?:he|she|his|her|him|they|them|their|we|our|us|it|its|this|these|those)\b", re.I)
@@ -211,8 +213,11 @@ def _listed(before: str) -> bool:
 
 _REPORTS_RE = re.compile(
     r"\b(?:says?|said|believes?|believed|thinks?|thought|argues?|argued|claimed|told|reported|"
-    r"according\s+to|warns?|warned|insists?|insisted)\b"
+    r"according\s+to|warns?|warned|insists?|insisted)\b",
+    re.IGNORECASE,
 )
+_DEED_UNSAID_RE = re.compile(f"{_DEED_PRONOUN_RE.pattern}|{_REPORTS_RE.pattern}|{DENIAL_RE.pattern}", re.IGNORECASE)
+"""A place that may speak of the claim's party unnamed ("she"), reports speech, or denies the deed ("does not provide")."""
 _RECORD_RE = re.compile(r'"[\w ]+"\s*+:')
 _ADDRESSEE_RE = r"\b(?:dear|hi|hello)\s+(?:\w+\s+)?"
 MAX_DEED_CLAUSES = 512
@@ -235,15 +240,15 @@ class _Deeds(NamedTuple):
 @lru_cache(maxsize=4)  # the request's sources: read once for all its claims, at most MAX_DEED_CLAUSES clauses
 def _deeds(sources: tuple[str, ...]) -> _Deeds:
     # A record's fields ('"name": "Kyle's Kitchen", "city": …') name things, not parties that act: prose only.
-    texts = [
+    every = (
         c
         for t in sources
         if not _RECORD_RE.search(t[:MAX_CHARS])
         for s in SENTENCE_BREAK_RE.split(t[:MAX_CHARS])[:MAX_CLAUSES]
         for c in _PART_RE.split(s)
         if c
-    ]
-    texts = texts[:MAX_DEED_CLAUSES]
+    )
+    texts = list(itertools.islice(every, MAX_DEED_CLAUSES))
     found = {f: p for f, p in {**party_forms("", sources), **source_roles(sources)}.items() if p}
     # A role the sources set in apposition to a name ("your customs broker, Greyquill") is that party's title (read
     # clause by clause: apposition never spans two).
@@ -306,7 +311,7 @@ def _claim_forms(claim: str, named: dict[str, str], theirs: dict[str, str]) -> d
     return out
 
 
-@lru_cache(maxsize=32)  # asked once per evidence window of a claim; the answer depends on the claim alone
+@lru_cache(maxsize=32)  # asked once per evidence window of a claim: one answer per claim and its request's sources
 def misplaced_deed(claim: str, sources: tuple[str, ...]) -> str | None:
     """A party (by name or role) the claim credits with a deed that the one source clause telling it credits to another
     party, the claim's party told of only elsewhere ("the claimant pays the counterclaim fee" where "the defendant pays
@@ -348,20 +353,20 @@ def misplaced_deed(claim: str, sources: tuple[str, ...]) -> str | None:
             for k, (c, _, q, every) in zip(shared, read, strict=True)
             if k == best
         ]
-        if any(
-            same.find(party) in every or not q or _DEED_PRONOUN_RE.search(c) or _REPORTS_RE.search(c)
-            for c, q, every in places
-        ):
-            continue  # its party is named there, or no other party, or the place may speak of it unnamed or report speech
+        if any(same.find(party) in every or not q or _DEED_UNSAID_RE.search(c) for c, q, every in places):
+            continue  # its party is named there, or no other, or the place may speak of it unnamed, report or deny
         if party.startswith(ROLE) and any(party[len(ROLE) :] in o for _, q, _ in places for o in q):
             continue  # one party in other words: "patent attorney" of "European Patent Attorney"
         if any(re.search(_ADDRESSEE_RE + re.escape(o.split()[-1]), c, re.I) for c, q, _ in places for o in q):
             continue  # a letter's addressee ("Dear Ms Oyelaran") is the reader, not a party that acts
-        own = [k for k, (_, _, _, every) in zip(shared, read, strict=True) if party in every]
+        own = [k for k, (_, _, _, every) in zip(shared, read, strict=True) if same.find(party) in map(same.find, every)]
         if not own or 2 * max(own) >= best:
             continue  # told of nowhere (another check's), or told of much the same elsewhere
         where, theirs, _ = places[0]
         said = next(f for f, p in forms.items() if p == party and f in part)
-        other = next((f for f, p in deeds.forms.items() if same.find(p) in theirs and f in where), sorted(theirs)[0])
+        other = next(
+            (f for f, p in deeds.forms.items() if same.find(p) in theirs and f in where),
+            sorted(theirs)[0].removeprefix(ROLE),
+        )
         return f"'{said}' where the source has '{other}' do it"
     return None
