@@ -11,6 +11,9 @@ A claim swaps identities when it equates two parties that the sources never equa
 each equate with someone else ("Laurel Fisk plays Marta" where the cast list has "Marta Vell: Priya
 Keswani" and "Ilse Brandt: Laurel Fisk"): one party may hold two titles, so a single other identity
 proves nothing; both sides taken proves a swap. Linear in the text: each clause's mentions are read once.
+
+A claim misplaces a deed when the one source clause telling what it tells credits the deed to another party
+(:func:`misplaced_deed`); the sources are read for it once per request, at most :data:`MAX_DEED_CLAUSES` clauses.
 """
 
 from __future__ import annotations
@@ -239,6 +242,7 @@ class _Deeds(NamedTuple):
 
 @lru_cache(maxsize=4)  # the request's sources: read once for all its claims, at most MAX_DEED_CLAUSES clauses
 def _deeds(sources: tuple[str, ...]) -> _Deeds:
+    """The parties, clauses and equated names of the request's sources, for :func:`misplaced_deed`."""
     # A record's fields ('"name": "Kyle's Kitchen", "city": …') name things, not parties that act: prose only.
     every = (
         c
