@@ -28,6 +28,7 @@ from ragaudit._mentions import words_around
 from ragaudit._polarity import DENIAL_RE
 from ragaudit._role_nouns import ROLE, role_forms, source_roles, titled
 from ragaudit._roles import AGENT, mentions, party_forms, place, roots, shape
+from ragaudit._slot_data import LEXICON
 from ragaudit._text import SENTENCE_BREAK_RE, stem
 from ragaudit.slots import MAX_CHARS, extract
 
@@ -214,9 +215,12 @@ def _listed(before: str) -> bool:
     return (last.endswith(",") and last[:1].isupper()) or last.lower() in _LIST_WORDS
 
 
+_NOUNS_TOO = frozenset({"claims", "reports", "notes", "states"})
+"""Verbs of saying that are as often nouns ("claims on your insurance are handled by …")."""
 _REPORTS_RE = re.compile(
-    r"\b(?:says?|said|believes?|believed|thinks?|thought|argues?|argued|claimed|told|reported|"
-    r"according\s+to|warns?|warned|insists?|insisted)\b",
+    r"\b(?:"
+    + "|".join(w for w in LEXICON["cues"]["speech"] if w not in _NOUNS_TOO)
+    + r"|according\s+to|insists?|insisted)\b",
     re.IGNORECASE,
 )
 _DEED_UNSAID_RE = re.compile(f"{_DEED_PRONOUN_RE.pattern}|{_REPORTS_RE.pattern}|{DENIAL_RE.pattern}", re.IGNORECASE)
