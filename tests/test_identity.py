@@ -78,6 +78,25 @@ def test_a_deed_the_sources_credit_to_another_party_is_misplaced(claim: str, mis
     assert (misplaced_deed(claim, (BERTHS,)) is not None) is misplaced
 
 
+LEASE = (
+    "Tenancy terms, 14 Mill Row. The tenant reports any fault with the boiler to Harwick Lettings within 48 hours. "
+    "Corrin Heating services the boiler every year. The landlord pays for boiler repairs."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "misplaced"),
+    [
+        ("Report any boiler fault to Corrin Heating within 48 hours.", True),
+        ("Boiler faults should be reported to Harwick Lettings within 48 hours.", False),
+        ("Any fault with the boiler goes to Harwick Lettings, within two days.", False),
+        ("Corrin Heating services the boiler once a year.", False),
+    ],
+)
+def test_whom_a_claim_sends_the_reader_to_is_set_against_whom_the_source_does(claim: str, misplaced: bool) -> None:
+    assert (misplaced_deed(claim, (LEASE,)) is not None) is misplaced
+
+
 def test_a_deed_in_a_record_or_told_of_the_party_elsewhere_is_not_misplaced() -> None:
     record = '{"name": "Quayside Services Ltd", "city": "Pellow", "services": "lifts boats out of the water"}'
     assert misplaced_deed("Quayside Services Ltd lifts boats out of the water in Pellow.", (record,)) is None

@@ -14,7 +14,7 @@ import ragaudit
 from ragaudit._calendar import date_span
 from ragaudit._certainty import referral_consequence
 from ragaudit._identity import misplaced_party
-from ragaudit._mentions import share_in_words
+from ragaudit._mentions import counts_list, share_in_words
 from ragaudit._scope import strength
 from ragaudit.slots import extract
 
@@ -172,6 +172,27 @@ def test_a_share_in_words_is_read_against_a_percentage(claim: str, shared: bool)
     assert share_in_words(claim, part, stated) is shared
     # The share's own numbers state no share: "one in ten" is not 10% because ten is 10.
     assert not share_in_words("one in ten", extract("one in ten").quantities[1], extract("one in ten").quantities)
+
+
+@pytest.mark.parametrize(
+    ("claim", "counted"),
+    [
+        ("Visitors can use two car parks, North and Riverside.", True),
+        ("Classes run on three days (Monday, Wednesday and Friday) in term time.", True),
+        ("There are two reasons: cost and access.", True),
+        ("Visitors can use three car parks, North and Riverside.", False),
+        ("Visitors can use two car parks, and the North one is free.", False),
+        ("The hall has two rooms, with a stage and a bar.", False),
+    ],
+)
+def test_a_count_of_the_items_the_claim_lists_is_its_own(claim: str, counted: bool) -> None:
+    assert counts_list(claim, extract(claim).quantities[0]) is counted
+
+
+def test_a_count_of_listed_items_is_no_added_detail_and_a_miscount_is() -> None:
+    source = "Parking: the North car park opens at 7am. The Riverside car park has 40 spaces and opens at 8am."
+    assert verdict("There are two car parks, North and Riverside.", source)[0] == "supported"
+    assert verdict("There are three car parks, North and Riverside.", source)[0] != "supported"
 
 
 def test_a_percentage_is_never_added_to_a_count() -> None:

@@ -238,8 +238,9 @@ class _Deeds(NamedTuple):
     """Each party name or role as the sources write it → its party (a role set in apposition to a name dropped)."""
     names: frozenset[str]
     """The words of those names (no content words of a deed)."""
-    clauses: tuple[tuple[str, frozenset[str], frozenset[str], frozenset[str]], ...]
-    """Each clause: its text, its content roots, the parties it has act and every party it names."""
+    clauses: tuple[tuple[str, frozenset[str], frozenset[str], frozenset[str], frozenset[str]], ...]
+    """Each clause: its text, its content roots, the parties it has act, the parties it sends the reader to ("report
+    any fault to N") and every party it names."""
     same: _Groups
     """Names a clause equates ("the Tour Manager, Ingrid Solberg") are one party."""
 
@@ -271,13 +272,14 @@ def _deeds(sources: tuple[str, ...]) -> _Deeds:
         named = mentions(c, forms, order)
         # A possessor acts through what it owns ("Tarnfield's certifying staff issue …").
         acting = frozenset(p for start, end, p in named if _acts(c, start, end, possessor=True))
-        clauses.append((c, roots(c, names), acting, frozenset(p for _, _, p in named)))
+        sent_to = frozenset(p for start, end, p in named if _addressed(c, start, end))
+        clauses.append((c, roots(c, names), acting, sent_to, frozenset(p for _, _, p in named)))
     return _Deeds(forms, names, tuple(clauses), same)
 
 
 _SENT_TO_RE = re.compile(
     r"\b(?:(?:report|send|submit|go|goes|apply|write|complain|refer|direct|forward|escalate|made|make)\w*+"
-    r"(?:\s++\S++){0,4}?\s++to|call|contact|phone|ring|ask|tell)\s++(?:the\s++|your\s++)?$",
+    r"(?:\s++\S++){0,6}?\s++to|call|contact|phone|ring|ask|tell)\s++(?:the\s++|your\s++)?$",
     re.IGNORECASE,
 )
 """Whom a text sends the reader to: "report it to", "should be made first to", "call", "contact"."""
@@ -287,7 +289,7 @@ _DUTY_RE = re.compile(r"^['’]s\s++(?:job|responsibility|duty|role|task|decisio
 def _addressed(text: str, start: int, end: int) -> bool:
     """Whether the name at ``start:end`` is whom the text sends the reader to ("report it to N", "call N") or whose
     task it names ("it's N's job")."""
-    return bool(_SENT_TO_RE.search(text[max(0, start - 40) : start]) or _DUTY_RE.match(text[end : end + 40]))
+    return bool(_SENT_TO_RE.search(text[max(0, start - 60) : start]) or _DUTY_RE.match(text[end : end + 40]))
 
 
 def _owns(text: str, end: int, named: list[tuple[int, int, str]]) -> bool:
@@ -347,18 +349,24 @@ def misplaced_deed(claim: str, sources: tuple[str, ...]) -> str | None:
         (party,) = ours
         if _REPORTS_RE.search(part):
             continue  # "the attorney believes that …": what a party says or thinks is not its deed
-        shared = [len(content & r) for _, r, _, _ in read]
+        shared = [len(content & r) for _, r, _, _, _ in read]
         best = max(shared, default=0)
         if best < max(2, math.ceil(0.5 * len(content))):
             continue  # no one clause tells most of what this part tells
         # A party named by its role counts where the claim names that role too ("the lender" against "the borrower").
+        # The party the claim sends the reader to is set against the one the place sends the reader to, if any
+        # ("report the fault to N" against "the tenant reports any fault to M"), else against its actor.
         places = [
             (
                 c,
-                frozenset(same.find(p) for p in q if not p.startswith(ROLE) or p in roles),
+                frozenset(
+                    same.find(p)
+                    for p in (sent_to if sent_to and not acting else q)
+                    if not p.startswith(ROLE) or p in roles
+                ),
                 frozenset(map(same.find, every)),
             )
-            for k, (c, _, q, every) in zip(shared, read, strict=True)
+            for k, (c, _, q, sent_to, every) in zip(shared, read, strict=True)
             if k == best
         ]
         if any(same.find(party) in every or not q or _DEED_UNSAID_RE.search(c) for c, q, every in places):
@@ -367,7 +375,7 @@ def misplaced_deed(claim: str, sources: tuple[str, ...]) -> str | None:
             continue  # one party in other words: "patent attorney" of "European Patent Attorney"
         if any(re.search(_ADDRESSEE_RE + re.escape(o.split()[-1]), c, re.I) for c, q, _ in places for o in q):
             continue  # a letter's addressee ("Dear Ms Oyelaran") is the reader, not a party that acts
-        own = [k for k, (_, _, _, every) in zip(shared, read, strict=True) if same.find(party) in map(same.find, every)]
+        own = [k for k, (*_, every) in zip(shared, read, strict=True) if same.find(party) in map(same.find, every)]
         if not own or 2 * max(own) >= best:
             continue  # told of nowhere (another check's), or told of much the same elsewhere
         where, theirs, _ = places[0]

@@ -9,6 +9,7 @@ sources.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -106,13 +107,46 @@ def _spelled_out(acronym: str, text: str) -> bool:
     return re.search(rf"\b{pattern}\b", text, re.IGNORECASE) is not None
 
 
-# Up to five words, then a colon: "two reasons: …", "three kinds of argument are accepted: …".
-_LIST_AFTER_RE = re.compile(r"[^\W\d_]{1,30}(?:\s[^\W\d_]{1,30}){0,4}\s?:")
+# Up to five words, then a colon: "two reasons: …", "three kinds of argument are accepted: …"; or a comma, bracket or
+# dash before the items themselves ("two car parks, North and Riverside").
+_LIST_AFTER_RE = re.compile(r"(?:\s[^\W\d_]{1,30}){0,5}\s?(?::|(,\s|\s?\(|\s[—–-]\s))")
+_ITEM_BREAK_RE = re.compile(r"\s*+,\s*+(?:(and|or)\s++)?|\s++(and|or)\s++")
+_LIST_END_RE = re.compile(r"[,;:.!?)\n]|\s[—–-]\s")
+MAX_ITEM_WORDS = 6
+_NO_ITEM = frozenset(
+    {"and", "or", "but", "so", "which", "who", "where", "when", "while", "with", "without", "for", "from", "in", "on"}
+    | {"at", "to", "by", "of", "as", "including", "plus", "each", "both", "then", "the", "a", "an", "it", "its", "this"}
+)
+"""First words of a clause that goes on, not of a list's first item ("two rooms, with a stage and a bar")."""
+
+
+def _items(text: str) -> int:
+    """How many items the list opening ``text`` names ("North, Riverside and Quay Street" → 3), the last one after its
+    "and" or "or"; 0 where ``text`` opens no such list."""
+    pos = 0
+    for count, found in enumerate(itertools.islice(_ITEM_BREAK_RE.finditer(text), 12), start=1):
+        words = text[pos : found.start()].split()
+        first = count == 1 and bool(words) and words[0] in _NO_ITEM
+        if not words or len(words) > MAX_ITEM_WORDS or first or _LIST_END_RE.search(text, pos, found.start()):
+            return 0
+        pos = found.end()
+        if found[1] or found[2]:  # the last item follows "and" / "or"
+            last = _LIST_END_RE.search(text, pos)
+            tail = text[pos : last.start() if last else len(text)].split()
+            return count + 1 if tail and len(tail) <= MAX_ITEM_WORDS else 0
+    return 0
 
 
 def counts_list(text: str, q: Quantity) -> bool:
-    """Whether a plain count is followed by a colon within a few words ("two reasons: …")."""
-    return q.dimension is None and bool(_LIST_AFTER_RE.match(text, q.end + 1, q.end + 95))
+    """Whether a plain count counts the list that follows it: a colon within a few words ("two reasons: …"), or the
+    very items, as many as it says ("two car parks, North and Riverside", "three days (Monday, Wednesday and
+    Friday)")."""
+    found = _LIST_AFTER_RE.match(text, q.end, q.end + 95)
+    if found is None or (found.start(1) == -1 and (q.dimension is not None or found.end() - q.end < 3)):
+        return False  # a colon counts a plain count's list ("two reasons: …"), not a length's ("3 days: …")
+    if found.start(1) == -1:
+        return True
+    return q.raw.is_integer() and 2 <= q.raw <= 12 and _items(text[found.end() : found.end() + 240]) == q.raw
 
 
 _ONE_IN_RE = re.compile(r"\b([a-z]{3,9}|\d{1,3})\s(?:in|out\sof)\s$", re.IGNORECASE)
