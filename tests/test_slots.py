@@ -91,11 +91,26 @@ def test_figures_are_read_with_their_units(text: str, expected: list[tuple[str, 
         ("a crack over a quarter of an inch", "cracks longer than 6.35 mm"),
         ("the tank holds 2.5 million litres", "a tank of 2,500 m³"),
         ("wait three-quarters of an hour", "wait at least 45 minutes"),
+        ("stored at −4 °F in the vault", "kept at -20 °C in the vault"),
+        ("frozen at minus 40 degrees Fahrenheit", "frozen at −40 °C"),
     ],
 )
 def test_a_figure_converted_to_another_unit_is_the_same_figure(claim: str, source: str) -> None:
     assert supported(claim, source)
     assert compare(extract(claim), extract(source), []) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("at −20 °C", -20.0), ("at -4 °F", -20.0), ("minus 5 °C", -5.0), ("10-20 °C", 20.0), ("a −20% change", 20.0)],
+)
+def test_a_temperature_below_zero_keeps_its_sign(text: str, value: float) -> None:
+    # A signed change ("−20%") is put in words by a faithful answer ("a 20% cut"): only its size is read.
+    assert pytest.approx(extract(text).quantities[-1].value) == value
+
+
+def test_a_temperature_with_its_sign_dropped_is_another_temperature() -> None:
+    assert compare(extract("kept at 4 °F"), extract("kept at −20 °C"), [])
 
 
 def test_bytes_and_bits_are_different_units() -> None:

@@ -206,6 +206,17 @@ def _unit_at(tokens: list[tuple[str, str, int, int]], j: int) -> tuple[str | Non
     return None, 0
 
 
+_SIGNS = ("-", "\u2212")  # a hyphen-minus, a minus sign
+_BEFORE_SIGN = frozenset(" \t\n(")
+
+
+def _negative(text: str, start: int, tokens: list[tuple[str, str, int, int]], i: int) -> bool:
+    """Whether the figure at ``start`` is written below zero: a sign attached to it after a space ("−20 °C", "at -4 °F"; not a
+    range's or a code's hyphen, "10-20", "M-20"), or "minus" before it."""
+    signed = start > 0 and text[start - 1] in _SIGNS and (start == 1 or text[start - 2] in _BEFORE_SIGN)
+    return signed or (i > 0 and tokens[i - 1][1].lower() == "minus")
+
+
 def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots) -> None:
     i = 0
     n = len(tokens)
@@ -252,11 +263,13 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
                 continue
         value: float | None = None
         currency = None
+        below_zero = False
         if kind == "num":
             value = number_value(raw)
             currency = raw[0] if raw[0] in "£$€" else None
             if i > 0 and tokens[i - 1][1] in ("£", "$", "€") and tokens[i - 1][3] == start:
                 currency = tokens[i - 1][1]
+            below_zero = _negative(text, start, tokens, i)
         elif kind == "word":
             value = word_number(raw)
             hyphen_unit = None
@@ -387,6 +400,11 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             base = value / lex.UNITS[unit[1:]][1]
         elif unit:
             dimension, factor = lex.UNITS[unit]
+            if below_zero and dimension == "temperature":
+                # A sign is read on a temperature only, where "−4 °F" is −20 °C; a signed change elsewhere ("−20%")
+                # is put in words by a faithful answer ("a 20% cut"), so its size is what is compared.
+                value = -value
+                start = start - 1 if text[start - 1] in _SIGNS else start  # the sign is part of the figure
             base = value * factor + lex.UNIT_OFFSETS.get(unit, 0.0)
         if (
             kind == "word"
