@@ -168,6 +168,32 @@ def test_a_sum_paid_per_one_period_restated_per_another(answer: str, source: str
     assert flagged(answer, source) is caught
 
 
+@pytest.mark.parametrize(
+    ("answer", "caught"),
+    [
+        ("A two-hour stay costs £3.60.", False),
+        ("Parking for 90 minutes comes to £2.70.", False),
+        ("A three-hour stay costs £3.60.", True),
+        ("Parking for 90 minutes comes to £3.70.", True),
+    ],
+)
+def test_a_rate_over_a_length_of_time_the_claim_gives(answer: str, caught: bool) -> None:
+    assert flagged(answer, "Riverside car park: £1.80 per hour, 7 am to 7 pm.") is caught
+
+
+@pytest.mark.parametrize(
+    ("answer", "source", "caught"),
+    [
+        ("The filters are changed roughly four times a year.", "Filters are changed every 3 months.", False),
+        ("The filters are changed about five times a year.", "Filters are changed every 3 months.", True),
+        ("The filters are changed every three months.", "Filters are changed four times a year.", False),
+        ("The filters are changed every two months.", "Filters are changed four times a year.", True),
+    ],
+)
+def test_a_rate_is_stated_by_the_interval_it_recurs_at(answer: str, source: str, caught: bool) -> None:
+    assert flagged(answer, source) is caught
+
+
 def test_a_degree_sign_s_letter_is_a_unit_not_a_party() -> None:
     assert not flagged("The studio is kept at 68 °F.", "The studio is kept at 20 °C all year.")
     assert flagged("The studio is kept at 75 °F.", "The studio is kept at 20 °C all year.")

@@ -113,6 +113,18 @@ def test_a_temperature_with_its_sign_dropped_is_another_temperature() -> None:
     assert compare(extract("kept at 4 °F"), extract("kept at −20 °C"), [])
 
 
+@pytest.mark.parametrize(
+    ("text", "causal"),
+    [
+        ("Twelve equal instalments, so that's £918 a month.", False),
+        ("So that’s £11,016 for the year.", False),
+        ("Book early so that you get a July slot.", True),
+    ],
+)
+def test_so_that_s_works_a_figure_out_and_so_that_gives_a_purpose(text: str, causal: bool) -> None:
+    assert extract(text).causal is causal
+
+
 def test_bytes_and_bits_are_different_units() -> None:
     found = compare(extract("downloads of up to 300 MB/s"), extract("downloads of up to 300 Mb/s"), [])
     assert [m.kind for m in found] == ["unit"]

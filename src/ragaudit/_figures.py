@@ -117,6 +117,10 @@ class FigurePool(list[Quantity]):
             width = max(width, 0.03 * abs(q.value) + 1e-9)  # "a month" for 30 days: within 2.5%
         same = self._by_value.get(q.dimension)
         found = same.near(q.value, width) if same else []
+        # A rate is stated by the interval it recurs at and back ("four times a year" by "every 3 months").
+        other = {"rate/time": "time", "time": "rate/time"}.get(q.dimension)
+        if other in self._by_value and q.value > 0:
+            found += self._by_value[other].near(1 / q.value, max(reach(1 / q.value, q.approx), 0.03 / q.value))
         return found + self._plain_by_raw.near(q.raw, reach(q.raw, q.approx))
 
 

@@ -291,11 +291,20 @@ def reckoned(
                 # A sum paid per one period restated per another ("£1.50 per 30 minutes" is "£3 an hour").
                 rate = _per_second(q, texts[i]) if pool.money_rates else None
                 per = sorted(r * q.value / rate for d, r in pool.money_rates if d == q.dimension) if rate else []
+                # A stated rate over a length of time the clause gives ("a two-hour stay costs £3.60" at £1.80 an hour):
+                # the length is the user's case, an operand of the working like the figure it gives.
+                spans = [p for p in row if p.dimension == "time"][:_COUNTS] if rate is None else []
+                spent = [
+                    t for t in spans if _restated(q, [r * t.value for d, r in pool.money_rates if d == q.dimension])
+                ]
+                if spent:
+                    found[i].extend(t for t in spent[:1] if t not in found[i])
                 # A share of two figures the clause itself gives ("66 of the 240 bookings, which is 27.5%").
                 told = tuple(_value(p) for m, p in enumerate(row) if done[i][m] and p.dimension != "percent")[:_COUNTS]
                 if (
                     (q.dimension == "percent" and _found(q, _ratios(told, told, True)))
                     or _restated(q, per)
+                    or spent
                     or _follows(q, mine, worked, theirs, counted, counts[:_COUNTS], own, cued, rated)
                 ):
                     done[i][k] = changed = True
