@@ -195,6 +195,22 @@ def test_a_count_of_listed_items_is_no_added_detail_and_a_miscount_is() -> None:
     assert verdict("There are three car parks, North and Riverside.", source)[0] != "supported"
 
 
+def test_a_figure_both_give_ties_a_denied_verb_to_the_clause_that_states_it() -> None:
+    source = "The adoption fee is £70 per rabbit, which includes neutering and first vaccinations against myxomatosis."
+    assert verdict("Each rabbit costs £70, which doesn't include neutering.", source) == (
+        "contradicted",
+        "detector:negation",
+    )
+    assert verdict("Each rabbit costs £70, which includes neutering.", source)[0] == "supported"
+    # A bound is no denial a figure can tie ("no earlier than ten weeks" against "not before 10 weeks of age").
+    puppies = (
+        "Puppies receive their first vaccination from 8 weeks of age. The second dose is given 2 to 4 weeks later, "
+        "and not before 10 weeks of age."
+    )
+    claim = "The first injection is from eight weeks old, the second two to four weeks after that but no earlier than ten weeks."
+    assert verdict(claim, puppies)[0] == "supported"
+
+
 def test_a_percentage_is_never_added_to_a_count() -> None:
     source = (
         "The scheme launched with 600 bikes (40% electric) at 75 stations. "

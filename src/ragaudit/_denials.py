@@ -59,7 +59,11 @@ def polarity_clash(
         parts = [extract(part) for part in texts]
         most = max(len(ours & _with_parts(theirs.stems)) for theirs in parts)
         for part, theirs in zip(texts, parts, strict=True):
-            shared = ours & _with_parts(theirs.stems)
+            # A figure both give (the same measure, "£70") ties the clause to the claim as a shared word would, where
+            # a verb is denied in so many words ("£70, which doesn't include neutering"; not "avoids", "no earlier").
+            verbal = _VERBAL_DENIAL_RE.search(part) is not None or _VERBAL_DENIAL_RE.search(claim_text) is not None
+            figures = _shared_figures(claim, theirs) if verbal else set()
+            shared = ours & _with_parts(theirs.stems) | figures
             # A short clause the claim restates whole ("…; you do not need to claim") is about it however few its words.
             whole = (
                 len(shared) >= 2
@@ -97,13 +101,25 @@ def polarity_clash(
                         and (head not in claim.denied_duties or theirs.certain)
                         and not _grounded(grounding, ours, head, sentence, len(shared), sources)
                         # Whole words only: a claim's "no road-crossing surcharge" is read against the source's words.
-                        and enough(head, shared=claim.stems & theirs.stems)
+                        and enough(head, shared=claim.stems & theirs.stems | figures)
                         # "A surcharge where the main is on the far side" against "no surcharge, since the main is on
                         # your side": a predicate stated on a condition, denied for a reason the claim gives.
                         and not _reasoned_case(part, claim_text)
                     ):
                         return head, False
     return None
+
+
+MAX_FIGURES = 8
+"""Figures of a claim read as words it shares with a clause (bounded work on a claim of many)."""
+
+
+def _shared_figures(claim: Slots, theirs: Slots) -> set[str]:
+    """The measures (with a unit, or sums of money) both give, as pseudo-words ("#gbp:70")."""
+    mine = {(q.dimension, round(q.value, 6)) for q in claim.quantities[:MAX_FIGURES] if q.dimension and q.value}
+    return {
+        f"#{d}:{v}" for d, v in mine if any(p.dimension == d and math.isclose(p.value, v) for p in theirs.quantities)
+    }
 
 
 @lru_cache(maxsize=8)  # one request's sources, read once for all its claims
