@@ -120,10 +120,7 @@ def _read_names(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots
         initial = i == 0 or before[-1:] in (".", "!", "?", ":", "\n", "•", "-", "*", '"', "“")
         lower = raw.lower()
         capital = (
-            kind == "word"
-            and raw[:1].isupper()
-            and lower not in lex.MONTHS
-            and lower.removesuffix("s") not in lex.WEEKDAYS  # "Fridays" is a day too, no name
+            kind == "word" and raw[:1].isupper() and lower not in lex.MONTHS and lower not in lex.WEEKDAYS
         ) and lower not in lex.UNITS
         if run and text[run[-1][2] : start].strip():
             flush()  # "Buffalo, New York": punctuation ends a name
@@ -209,11 +206,6 @@ def _unit_at(tokens: list[tuple[str, str, int, int]], j: int) -> tuple[str | Non
     return None, 0
 
 
-def _closes_span(tokens: list[tuple[str, str, int, int]], i: int) -> bool:
-    """Whether the bare number at ``i`` ends a span that opens at a clock time ("9:30 to 5", "10am until 4")."""
-    return i >= 2 and tokens[i - 2][0] in ("clock", "ampm") and tokens[i - 1][1].lower() in ("to", "until", "till")
-
-
 _SIGNS = ("-", "\u2212")  # a hyphen-minus, a minus sign
 _BEFORE_SIGN = frozenset(" \t\n(")
 
@@ -241,11 +233,6 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
                     hour = 0
                 slots.times.add(hour * 60 + minute)
             i += 1
-            continue
-        if kind == "num" and raw.isdecimal() and 1 <= int(raw) <= 12 and _closes_span(tokens, i):
-            # "9:30 to 5 hours": the hour a span of clock times ends at (morning or afternoon), not a length.
-            slots.times.update({int(raw) % 12 * 60, int(raw) % 12 * 60 + 720})
-            i += 2 if i + 1 < n and tokens[i + 1][1].lower() in ("hours", "o'clock") else 1
             continue
         if kind == "iso":  # "2025-10-14" in a record or a table
             year, month, day = (int(x) for x in raw.split("-"))
