@@ -162,6 +162,16 @@ def test_a_span_of_days_between_stated_dates_is_no_added_detail() -> None:
     assert verdict("It sat at the port for twelve days, the first five of them free.", source)[0] != "supported"
 
 
+def test_a_span_of_days_between_two_dates_of_one_record_is_no_added_detail() -> None:
+    # The initial in "R. Okafor" breaks the record's text as a sentence would: its dates are still of one thing.
+    record = (
+        '{"sample_date": "2026-02-03", "sampled_by": "R. Okafor", "reported_date": "2026-02-05", '
+        '"analysed_by": "Elsmere Water Laboratory"}'
+    )
+    assert verdict("Elsmere Water Laboratory reported two days after the sample was taken.", record)[0] == "supported"
+    assert verdict("Elsmere Water Laboratory reported four days after the sample was taken.", record)[0] != "supported"
+
+
 @pytest.mark.parametrize(
     ("claim", "shared"), [("about two in five", True), ("one in three", False), ("2 in 5 of them", True)]
 )

@@ -6,7 +6,7 @@ import datetime as dt
 from collections.abc import Sequence
 
 from ragaudit._mentions import words_around
-from ragaudit._text import SENTENCE_BREAK_RE
+from ragaudit._text import RECORD_FIELD_RE, SENTENCE_BREAK_RE
 from ragaudit.slots import MAX_CHARS, Date, Quantity, extract
 
 MAX_DATES = 64
@@ -140,13 +140,16 @@ MAX_SPAN_GROUPS = 256
 
 def date_span(q: Quantity, own: Sequence[Date], sources: Sequence[str]) -> bool:
     """Whether ``q``, a whole number of days or weeks, is the span between two dates of the claim's ``own`` (with the
-    question's) or of one sentence of ``sources``, counted with or without its first day ("from 2 March to 8 March,
+    question's) or of one sentence of ``sources`` (or one record), counted with or without its first day ("from 2 March to 8 March,
     seven days"; "reported on 5 February, two days after the sample of 3 February"). Dates without a year may run
     over a year's end ("28 December to 3 January")."""
     n = round(q.value / _DAY) if q.dimension == "time" else 0
     if not 1 <= n <= 366 or abs(n * _DAY - q.value) > 1:
         return False
-    sentences = (extract(s).dates for text in sources for s in SENTENCE_BREAK_RE.split(text[:MAX_CHARS])[:64])
+    # A record's dates are all of one thing ("sample_date", "reported_date"), however its values break sentences.
+    texts = [t[:MAX_CHARS] for t in sources]
+    parts = ([t] if RECORD_FIELD_RE.search(t) else SENTENCE_BREAK_RE.split(t)[:64] for t in texts)
+    sentences = (extract(s).dates for part in parts for s in part)
     groups = [own, *(g for g in sentences if len(g) >= 2)]
     for group in groups[:MAX_SPAN_GROUPS]:
         days: list[tuple[dt.date, bool]] = []

@@ -29,7 +29,7 @@ from ragaudit._polarity import DENIAL_RE
 from ragaudit._role_nouns import ROLE, role_forms, source_roles, titled
 from ragaudit._roles import AGENT, mentions, party_forms, place, roots, shape
 from ragaudit._slot_data import LEXICON
-from ragaudit._text import SENTENCE_BREAK_RE, stem
+from ragaudit._text import RECORD_FIELD_RE, SENTENCE_BREAK_RE, stem
 from ragaudit.slots import MAX_CHARS, extract
 
 _ARTICLE = r"(?:(?:the|a|an|its|their|our|your)\s++)?"
@@ -225,7 +225,6 @@ _REPORTS_RE = re.compile(
 )
 _DEED_UNSAID_RE = re.compile(f"{_DEED_PRONOUN_RE.pattern}|{_REPORTS_RE.pattern}|{DENIAL_RE.pattern}", re.IGNORECASE)
 """A place that may speak of the claim's party unnamed ("she"), reports speech, or denies the deed ("does not provide")."""
-_RECORD_RE = re.compile(r'"[\w ]+"\s*+:')
 _ADDRESSEE_RE = r"\b(?:dear|hi|hello)\s+(?:\w+\s+)?"
 MAX_DEED_CLAUSES = 512
 """Source clauses read for the one that tells a claim's deed (bounded work on a request of many sources)."""
@@ -252,7 +251,7 @@ def _deeds(sources: tuple[str, ...]) -> _Deeds:
     every = (
         c
         for t in sources
-        if not _RECORD_RE.search(t[:MAX_CHARS])
+        if not RECORD_FIELD_RE.search(t[:MAX_CHARS])
         for s in SENTENCE_BREAK_RE.split(t[:MAX_CHARS])[:MAX_CLAUSES]
         for c in _PART_RE.split(s)
         if c

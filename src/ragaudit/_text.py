@@ -23,6 +23,8 @@ _WORDS = tomllib.loads(resources.files("ragaudit.data").joinpath("words.toml").r
 STOPWORDS = frozenset(_WORDS["stopwords"])
 SENTENCE_BREAK_RE = re.compile(r"(?<=[.;!?])\s+|\n+")
 """Where a source's sentences (and semicolon clauses) break: what the per-sentence reading rules read."""
+RECORD_FIELD_RE = re.compile(r'"[\w ]+"\s*+:')
+"""A record's field ('"sample_date":'): a text holding one is read as fields of one thing, not as sentences."""
 """Function words: they carry no checkable content on their own."""
 
 NEGATIONS = frozenset(_WORDS["negations"])
