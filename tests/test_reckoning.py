@@ -169,6 +169,20 @@ def test_a_sum_paid_per_one_period_restated_per_another(answer: str, source: str
 
 
 @pytest.mark.parametrize(
+    ("answer", "source", "caught"),
+    [
+        ("A five-hour stay costs £9.", "Parking is £1.80 an hour, up to a maximum of £6 a day.", True),
+        ("A two-hour stay costs £3.60.", "Parking is £1.80 an hour after the first hour, which is free.", True),
+        ("A two-hour stay costs £3.60.", "Parking: £0.90 per 30 minutes, maximum stay 2 hours.", False),
+    ],
+)
+def test_a_rate_capped_or_free_at_first_does_not_scale_with_time_a_maximum_stay_does(
+    answer: str, source: str, caught: bool
+) -> None:
+    assert flagged(answer, source) is caught
+
+
+@pytest.mark.parametrize(
     ("answer", "caught"),
     [
         ("A two-hour stay costs £3.60.", False),
@@ -186,8 +200,8 @@ def test_a_rate_over_a_length_of_time_the_claim_gives(answer: str, caught: bool)
     [
         ("The filters are changed roughly four times a year.", "Filters are changed every 3 months.", False),
         ("The filters are changed about five times a year.", "Filters are changed every 3 months.", True),
-        ("The filters are changed every three months.", "Filters are changed four times a year.", False),
-        ("The filters are changed every two months.", "Filters are changed four times a year.", True),
+        # Only a length a source says something recurs at: "lasts 8 hours" states no "three times a day".
+        ("Take the tablet three times a day.", "Its effect lasts 8 hours.", True),
     ],
 )
 def test_a_rate_is_stated_by_the_interval_it_recurs_at(answer: str, source: str, caught: bool) -> None:

@@ -92,7 +92,7 @@ def test_figures_are_read_with_their_units(text: str, expected: list[tuple[str, 
         ("the tank holds 2.5 million litres", "a tank of 2,500 m³"),
         ("wait three-quarters of an hour", "wait at least 45 minutes"),
         ("stored at −4 °F in the vault", "kept at -20 °C in the vault"),
-        ("frozen at minus 40 degrees Fahrenheit", "frozen at −40 °C"),
+        ("frozen at 40 degrees Fahrenheit below zero", "frozen at −40 °C"),
     ],
 )
 def test_a_figure_converted_to_another_unit_is_the_same_figure(claim: str, source: str) -> None:
@@ -102,7 +102,16 @@ def test_a_figure_converted_to_another_unit_is_the_same_figure(claim: str, sourc
 
 @pytest.mark.parametrize(
     ("text", "value"),
-    [("at −20 °C", -20.0), ("at -4 °F", -20.0), ("minus 5 °C", -5.0), ("10-20 °C", 20.0), ("a −20% change", 20.0)],
+    [
+        ("at −20 °C", -20.0),
+        ("at -4 °F", -20.0),
+        ("at 20 °C below zero", -20.0),
+        ("10-20 °C", 20.0),
+        ("between 2 -8 °C", 8.0),
+        ("it changed by -5 °C", 5.0),
+        ("the setpoint minus 2 °C", 2.0),  # arithmetic, not a temperature below zero
+        ("a −20% change", 20.0),
+    ],
 )
 def test_a_temperature_below_zero_keeps_its_sign(text: str, value: float) -> None:
     # A signed change ("−20%") is put in words by a faithful answer ("a 20% cut"): only its size is read.

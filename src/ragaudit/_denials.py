@@ -61,9 +61,13 @@ def polarity_clash(
         for part, theirs in zip(texts, parts, strict=True):
             # A figure both give (the same measure, "£70") ties the clause to the claim as a shared word would, where
             # a verb is denied in so many words ("£70, which doesn't include neutering"; not "avoids", "no earlier").
+            # It only adds to two words besides the predicate, never stands in for what is denied ("the £40 ticket does
+            # not include parking" against "the £40 ticket includes entry"), nor reads a bound ("not more than £70").
             verbal = _VERBAL_DENIAL_RE.search(part) is not None or _VERBAL_DENIAL_RE.search(claim_text) is not None
-            figures = _shared_figures(claim, theirs) if verbal else set()
-            shared = ours & _with_parts(theirs.stems) | figures
+            worded = ours & _with_parts(theirs.stems)
+            tied = verbal and len(worded) >= 3 and not _BOUND_RE.search(f"{part} {claim_text}")
+            figures = _shared_figures(claim, theirs) if tied else set()
+            shared = worded | figures
             # A short clause the claim restates whole ("…; you do not need to claim") is about it however few its words.
             whole = (
                 len(shared) >= 2
@@ -110,6 +114,10 @@ def polarity_clash(
     return None
 
 
+_BOUND_RE = re.compile(
+    r"\b(?:not|no|never)\s++(?:be\s++)?(?:\w+\s++)?(?:more|less|fewer|over|under|above|below|exceed)", re.I
+)
+"""A limit, not a denial that the thing happens ("will not be charged more than £70", "should not exceed")."""
 MAX_FIGURES = 8
 """Figures of a claim read as words it shares with a clause (bounded work on a claim of many)."""
 

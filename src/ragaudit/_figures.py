@@ -78,6 +78,8 @@ class FigurePool(list[Quantity]):
         self.dated = frozenset(id(q) for q in dated)
         self.date_lengths = list(date_lengths)
         self.working_days = frozenset(p.raw for p in self if p.dimension == "working_time")
+        self.intervals: frozenset[int] = frozenset()
+        """The lengths of time a source says something recurs at ("every 3 months"), by ``id`` (see ``read_pool``)."""
         self.money_rates: list[tuple[str, float]] = []
         """Sums of money the sources state per period, as (dimension, amount per second) (see ``read_pool``)."""
         self.lengths = [p for p in self if p.dimension in ("time", "working_time") and id(p) not in self.dated][:12]
@@ -98,7 +100,7 @@ class FigurePool(list[Quantity]):
     def plus(self, figures: Sequence[Quantity]) -> FigurePool:
         """This pool with ``figures`` counted as stated (an answer's total of its own items, say)."""
         pool = FigurePool([*self, *figures], [q for q in self if id(q) in self.dated], self.date_lengths)
-        pool.money_rates = self.money_rates
+        pool.money_rates, pool.intervals = self.money_rates, self.intervals
         return pool
 
     def converted(self, q: Quantity) -> bool:
@@ -117,10 +119,10 @@ class FigurePool(list[Quantity]):
             width = max(width, 0.03 * abs(q.value) + 1e-9)  # "a month" for 30 days: within 2.5%
         same = self._by_value.get(q.dimension)
         found = same.near(q.value, width) if same else []
-        # A rate is stated by the interval it recurs at and back ("four times a year" by "every 3 months").
-        other = {"rate/time": "time", "time": "rate/time"}.get(q.dimension)
-        if other in self._by_value and q.value > 0:
-            found += self._by_value[other].near(1 / q.value, max(reach(1 / q.value, q.approx), 0.03 / q.value))
+        # A rate is stated by the interval a source says it recurs at ("four times a year" by "every 3 months").
+        if q.dimension == "rate/time" and self.intervals and q.value > 0 and "time" in self._by_value:
+            near = self._by_value["time"].near(1 / q.value, max(reach(1 / q.value, q.approx), 0.03 / q.value))
+            found += [p for p in near if id(p) in self.intervals]
         return found + self._plain_by_raw.near(q.raw, reach(q.raw, q.approx))
 
 

@@ -121,20 +121,24 @@ _NO_ITEM = frozenset(
 
 
 def _items(text: str) -> int:
-    """How many items the list opening ``text`` names ("North, Riverside and Quay Street" → 3), the last one after its
-    "and" or "or"; 0 where ``text`` opens no such list."""
+    """How many named items the list opening ``text`` gives ("North, Riverside and Quay Street" → 3), the last one
+    after its "and" or "or"; 0 where ``text`` opens no such list."""
     pos = 0
     for count, found in enumerate(itertools.islice(_ITEM_BREAK_RE.finditer(text), 12), start=1):
         words = text[pos : found.start()].split()
-        first = count == 1 and bool(words) and words[0] in _NO_ITEM
-        if not words or len(words) > MAX_ITEM_WORDS or first or _LIST_END_RE.search(text, pos, found.start()):
+        if not _named(words) or _LIST_END_RE.search(text, pos, found.start()):
             return 0
         pos = found.end()
         if found[1] or found[2]:  # the last item follows "and" / "or"
             last = _LIST_END_RE.search(text, pos)
-            tail = text[pos : last.start() if last else len(text)].split()
-            return count + 1 if tail and len(tail) <= MAX_ITEM_WORDS else 0
+            return count + 1 if _named(text[pos : last.start() if last else len(text)].split()) else 0
     return 0
+
+
+def _named(words: list[str]) -> bool:
+    """Whether ``words`` make one item of a list of named things ("North", "Quay Street", "Monday"): few, first
+    capitalised ("two tablets, morning and evening" lists times, not the tablets)."""
+    return 0 < len(words) <= MAX_ITEM_WORDS and words[0][:1].isupper() and words[0].lower() not in _NO_ITEM
 
 
 def counts_list(text: str, q: Quantity) -> bool:

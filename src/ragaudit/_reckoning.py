@@ -226,6 +226,17 @@ def _restated(q: Quantity, rates: Sequence[float]) -> bool:
     return any(abs(v - d) <= max(slack * abs(d), 0.5 if v.is_integer() else 0.005) for d in rates)
 
 
+_EVERY_RE = re.compile(r"\b(?:every|each|intervals?\s++of)\s++$", re.IGNORECASE)
+_CAPPED_RE = re.compile(
+    r"\bmax(?:imum)?\s++(?:(?:daily|day|charge|fee|cost|price|payable|of)\s++){0,3}[£$€]|\bup\s++to\s++[£$€]"
+    r"|\bcap(?:ped|s)?\b|\bdaily\s++(?:limit|cap|maximum)\b|\bafter\s++the\s++first\b"
+    r"|\bfirst\s++(?:\w+\s++){0,2}(?:free|hours?|minutes?|days?)\b",
+    re.IGNORECASE,
+)
+"""Words beside a rate that stop it scaling with time ("£1.80 an hour, up to a maximum of £6 a day"; "the first hour
+free"); a maximum stay does not ("£0.45 per 15 minutes, maximum stay 120 minutes")."""
+
+
 def read_pool(texts: Sequence[str], read: Sequence[Slots]) -> FigurePool:
     """The figures of a request's texts (its sources', then the question's), with which are a date's parts, the
     lengths of time beside a date, and the sums of money paid per period."""
@@ -235,9 +246,18 @@ def read_pool(texts: Sequence[str], read: Sequence[Slots]) -> FigurePool:
         [q for text, slots in zip(texts, read, strict=True) for q in beside_dates(text, slots.quantities, slots.dates)],
     )
     rates = (
-        (q.dimension, _per_second(q, text)) for text, slots in zip(texts, read, strict=True) for q in slots.quantities
+        (q.dimension, _per_second(q, text))
+        for text, slots in zip(texts, read, strict=True)
+        for q in slots.quantities
+        if not _CAPPED_RE.search(text, max(0, q.start - 60), q.end + 80)
     )
     pool.money_rates = [(d, r) for d, r in rates if d and r][:_STATED]
+    pool.intervals = frozenset(
+        id(q)
+        for text, slots in zip(texts, read, strict=True)
+        for q in slots.quantities
+        if q.dimension == "time" and _EVERY_RE.search(text, max(0, q.start - 24), q.start)
+    )
     return pool
 
 

@@ -56,6 +56,9 @@ MAX_CHARS = 20_000
 _DOWN_TO_FIGURE_RE = re.compile(r"\bdown to (?=[£$€¥]?\d|(?:about|around|roughly|just|only|under|below) [£$€¥]?\d)")
 
 
+_WHY_RE = re.compile(r"\b(?:that's|that’s|that\s+is|which\s+is|this\s+is)\s+why\b")
+
+
 @text_cache(max_chars=4_000_000, max_entries=20_000)
 def extract(text: str) -> Slots:
     """The slots of ``text`` (cached, within 4,000,000 characters of texts: sources are read once per batch)."""
@@ -78,7 +81,11 @@ def extract(text: str) -> Slots:
     for idiom in lex.CAUSAL_IDIOMS:
         plain = plain.replace(idiom, " ")
     plain = _DOWN_TO_FIGURE_RE.sub(" ", plain)
-    slots.causal = any(w in lex.CAUSAL for w in words) or lex.CAUSAL_PHRASE_RE.search(plain) is not None
+    slots.causal = (
+        any(w in lex.CAUSAL for w in words)
+        or lex.CAUSAL_PHRASE_RE.search(plain) is not None
+        or _WHY_RE.search(lowered) is not None  # read before the idioms: "so that's why" gives a reason
+    )
     read_polarity(text[:MAX_CHARS], tokens, slots)
     slots.question = text.rstrip().endswith("?")
     _read_names(text, tokens, slots)
@@ -211,10 +218,14 @@ _BEFORE_SIGN = frozenset(" \t\n(")
 
 
 def _negative(text: str, start: int, tokens: list[tuple[str, str, int, int]], i: int) -> bool:
-    """Whether the figure at ``start`` is written below zero: a sign attached to it after a space ("−20 °C", "at -4 °F"; not a
-    range's or a code's hyphen, "10-20", "M-20"), or "minus" before it."""
+    """Whether the figure at ``start`` is written below zero: a sign attached to it after a space ("−20 °C", "at -4
+    °F"), not a range's or a code's hyphen ("10-20", "2 -8 °C", "M-20") nor a change's ("fell by -5 °C")."""
     signed = start > 0 and text[start - 1] in _SIGNS and (start == 1 or text[start - 2] in _BEFORE_SIGN)
-    return signed or (i > 0 and tokens[i - 1][1].lower() == "minus")
+    previous = tokens[i - 1] if i > 0 else None
+    return signed and not (previous and (previous[0] == "num" or previous[1].lower() in ("by", "of")))
+
+
+_BELOW_ZERO_RE = re.compile(r"\s++below\s++(?:zero|freezing)\b", re.IGNORECASE)
 
 
 def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots) -> None:
@@ -271,7 +282,8 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
                 currency = tokens[i - 1][1]
             below_zero = _negative(text, start, tokens, i)
         elif kind == "word":
-            value = word_number(raw)
+            # "below zero" places a temperature (read with it), it states no figure of its own.
+            value = None if lower == "zero" and i > 0 and tokens[i - 1][1].lower() == "below" else word_number(raw)
             hyphen_unit = None
             if value is None and "-" in lower:
                 head, _, tail = lower.partition("-")
@@ -400,6 +412,8 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             base = value / lex.UNITS[unit[1:]][1]
         elif unit:
             dimension, factor = lex.UNITS[unit]
+            if dimension == "temperature" and _BELOW_ZERO_RE.match(text, tokens[min(n - 1, j + width - 1)][3]):
+                below_zero, value = False, -value  # "20 °C below zero", the sign in words
             if below_zero and dimension == "temperature":
                 # A sign is read on a temperature only, where "−4 °F" is −20 °C; a signed change elsewhere ("−20%")
                 # is put in words by a faithful answer ("a 20% cut"), so its size is what is compared.
