@@ -254,6 +254,23 @@ def test_different_subjects_with_different_figures_are_not_a_conflict() -> None:
     assert audit("Kestal staff get 25 days of annual leave.", offices).conflicts == []
 
 
+def test_a_claim_comparing_two_named_subjects_takes_no_side() -> None:
+    florists = [
+        {"id": "1", "text": "Petal & Stem price list. Large bridal bouquet £140. Buttonholes £9 each."},
+        {"id": "2", "text": "Bloomfield Flowers. Grand bouquet £118, classic bouquet £95. Buttonholes £7.50."},
+    ]
+    answer = "Petal & Stem's large bridal bouquet costs £140 against £118 for Bloomfield's grand bouquet."
+    assert audit(answer, florists).conflicts == []
+    # Two passages about the one subject the claim names still disagree.
+    kestal = [
+        {"id": "1", "text": "Kestal office handbook: staff get 25 days of annual leave."},
+        {"id": "2", "text": "Kestal office intranet, 2026: staff get 22 days of annual leave."},
+    ]
+    assert [c.answer_handling for c in audit("Kestal staff get 25 days of annual leave.", kestal).conflicts] == [
+        "took_side_silently"
+    ]
+
+
 def test_an_answer_that_gives_each_products_figure_from_its_own_passage_takes_no_side() -> None:
     accounts = [
         {"id": "1", "text": "Two-year fixed bond: the interest rate is 3.9% a year, paid at maturity."},

@@ -273,7 +273,9 @@ def find_conflicts(
         # Each source must name something the claim names, or they may be about different
         # subjects (two offices, two products).
         ta, tb = read.plain(a.source_id), read.plain(b.source_id)
-        if names and not (any(n in ta for n in names) and any(n in tb for n in names)):
+        # Nor where each names another of them: a claim naming two subjects compares them ("£140 against £118 for
+        # Bloomfield's"), and its sources give values of different things.
+        if names and not {n for n in names if n in ta} & {n for n in names if n in tb}:
             return False
         return not read.amends(a.source_id, b.source_id)
 
