@@ -65,7 +65,7 @@ def polarity_clash(
             # not include parking" against "the £40 ticket includes entry"), nor reads a bound ("not more than £70").
             verbal = _VERBAL_DENIAL_RE.search(part) is not None or _VERBAL_DENIAL_RE.search(claim_text) is not None
             worded = ours & _with_parts(theirs.stems)
-            tied = verbal and len(worded) >= 3 and not _BOUND_RE.search(f"{part} {claim_text}")
+            tied = verbal and len(worded) >= 3 and not _LIMIT_RE.search(f"{part} {claim_text}")
             figures = _shared_figures(claim, theirs) if tied else set()
             shared = worded | figures
             # A short clause the claim restates whole ("…; you do not need to claim") is about it however few its words.
@@ -114,8 +114,8 @@ def polarity_clash(
     return None
 
 
-_BOUND_RE = re.compile(
-    r"\b(?:not|no|never)\s++(?:be\s++)?(?:\w+\s++)?(?:more|less|fewer|over|under|above|below|exceed)", re.I
+_LIMIT_RE = re.compile(
+    r"\b(?:(?:more|less|fewer|longer|later|earlier)\s++than|exceed|go\s++(?:over|above|past))\b", re.I
 )
 """A limit, not a denial that the thing happens ("will not be charged more than £70", "should not exceed")."""
 MAX_FIGURES = 8

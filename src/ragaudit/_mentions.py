@@ -110,7 +110,7 @@ def _spelled_out(acronym: str, text: str) -> bool:
 # Up to five words, then a colon: "two reasons: …", "three kinds of argument are accepted: …"; or a comma, bracket or
 # dash before the items themselves ("two car parks, North and Riverside").
 _LIST_AFTER_RE = re.compile(r"(?:\s[^\W\d_]{1,30}){0,5}\s?(?::|(,\s|\s?\(|\s[—–-]\s))")
-_ITEM_BREAK_RE = re.compile(r"\s*+,\s*+(?:(and|or)\s++)?|\s++(and|or)\s++")
+_ITEM_BREAK_RE = re.compile(r"(?<!\s)\s*+,\s*+(?:(and|or)\s++)?|(?<!\s)\s++(and|or)\s++")
 _LIST_END_RE = re.compile(r"[,;:.!?)\n]|\s[—–-]\s")
 MAX_ITEM_WORDS = 6
 _NO_ITEM = frozenset(

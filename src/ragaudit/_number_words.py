@@ -27,6 +27,20 @@ def number_value(token: str) -> float | None:
     return value if math.isfinite(value) and len(clean) <= 20 else None
 
 
+SIGNS = ("-", "\u2212")  # a hyphen-minus, a minus sign
+_BEFORE_SIGN = frozenset(" \t\n(")
+BELOW_ZERO_RE = re.compile(r"\s{1,3}below\s{1,3}(?:zero|freezing)\b", re.IGNORECASE)
+"""A temperature's sign in words ("20 °C below zero")."""
+
+
+def written_below_zero(text: str, start: int, tokens: list[Token], i: int) -> bool:
+    """Whether the figure at ``start`` is written below zero: a sign attached to it after a space ("−20 °C", "at -4
+    °F"), not a range's or a code's hyphen ("10-20", "2 -8 °C", "M-20") nor a change's ("fell by -5 °C")."""
+    signed = start > 0 and text[start - 1] in SIGNS and (start == 1 or text[start - 2] in _BEFORE_SIGN)
+    previous = tokens[i - 1] if i > 0 else None
+    return signed and not (previous and (previous[0] == "num" or previous[1].lower() in ("by", "of")))
+
+
 def word_number(word: str) -> float | None:
     """The value of a number word ("twelve", "twenty-five", "half"), or None."""
     lower = word.lower()

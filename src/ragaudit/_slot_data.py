@@ -68,6 +68,8 @@ INSTRUMENTAL_VERBS = CUES["instrumental_verbs"]
 CAUSAL_PHRASES: tuple[str, ...] = tuple(LEXICON["cues"]["causal_phrases"])
 CAUSAL_PHRASE_RE = words_re(list(CAUSAL_PHRASES))
 """The causal phrases as whole words ("led to", not the "led to" inside "failed to")."""
+CAUSAL_WHY_RE = re.compile(r"\b(?:that's|that’s|that\s{1,3}is|which\s{1,3}is|this\s{1,3}is)\s{1,3}why\b")
+"""A reason given by pointing back ("so that's why"), read before the idioms that drop "so that's"."""
 CAUSAL_IDIOMS: tuple[str, ...] = tuple(LEXICON["cues"]["causal_idioms"])
 UNKNOWN_PHRASES: tuple[str, ...] = tuple(LEXICON["cues"]["unknown_phrases"])
 

@@ -17,6 +17,8 @@ from ragaudit import _slot_data as lex
 from ragaudit._dates import read_date
 from ragaudit._labels import names_something, numbers_clause
 from ragaudit._number_words import (
+    BELOW_ZERO_RE,
+    SIGNS,
     counts_times,
     join_durations,
     near_number,
@@ -25,6 +27,7 @@ from ragaudit._number_words import (
     rate_of,
     share_range_units,
     word_number,
+    written_below_zero,
 )
 from ragaudit._polarity import read_polarity
 from ragaudit._slot_data import Date, Quantity, Slots
@@ -56,9 +59,6 @@ MAX_CHARS = 20_000
 _DOWN_TO_FIGURE_RE = re.compile(r"\bdown to (?=[£$€¥]?\d|(?:about|around|roughly|just|only|under|below) [£$€¥]?\d)")
 
 
-_WHY_RE = re.compile(r"\b(?:that's|that’s|that\s+is|which\s+is|this\s+is)\s+why\b")
-
-
 @text_cache(max_chars=4_000_000, max_entries=20_000)
 def extract(text: str) -> Slots:
     """The slots of ``text`` (cached, within 4,000,000 characters of texts: sources are read once per batch)."""
@@ -81,11 +81,8 @@ def extract(text: str) -> Slots:
     for idiom in lex.CAUSAL_IDIOMS:
         plain = plain.replace(idiom, " ")
     plain = _DOWN_TO_FIGURE_RE.sub(" ", plain)
-    slots.causal = (
-        any(w in lex.CAUSAL for w in words)
-        or lex.CAUSAL_PHRASE_RE.search(plain) is not None
-        or _WHY_RE.search(lowered) is not None  # read before the idioms: "so that's why" gives a reason
-    )
+    why = lex.CAUSAL_WHY_RE.search(lowered) is not None  # read before the idioms: "so that's why" gives a reason
+    slots.causal = why or any(w in lex.CAUSAL for w in words) or lex.CAUSAL_PHRASE_RE.search(plain) is not None
     read_polarity(text[:MAX_CHARS], tokens, slots)
     slots.question = text.rstrip().endswith("?")
     _read_names(text, tokens, slots)
@@ -213,21 +210,6 @@ def _unit_at(tokens: list[tuple[str, str, int, int]], j: int) -> tuple[str | Non
     return None, 0
 
 
-_SIGNS = ("-", "\u2212")  # a hyphen-minus, a minus sign
-_BEFORE_SIGN = frozenset(" \t\n(")
-
-
-def _negative(text: str, start: int, tokens: list[tuple[str, str, int, int]], i: int) -> bool:
-    """Whether the figure at ``start`` is written below zero: a sign attached to it after a space ("−20 °C", "at -4
-    °F"), not a range's or a code's hyphen ("10-20", "2 -8 °C", "M-20") nor a change's ("fell by -5 °C")."""
-    signed = start > 0 and text[start - 1] in _SIGNS and (start == 1 or text[start - 2] in _BEFORE_SIGN)
-    previous = tokens[i - 1] if i > 0 else None
-    return signed and not (previous and (previous[0] == "num" or previous[1].lower() in ("by", "of")))
-
-
-_BELOW_ZERO_RE = re.compile(r"\s++below\s++(?:zero|freezing)\b", re.IGNORECASE)
-
-
 def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots) -> None:
     i = 0
     n = len(tokens)
@@ -280,7 +262,7 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             currency = raw[0] if raw[0] in "£$€" else None
             if i > 0 and tokens[i - 1][1] in ("£", "$", "€") and tokens[i - 1][3] == start:
                 currency = tokens[i - 1][1]
-            below_zero = _negative(text, start, tokens, i)
+            below_zero = written_below_zero(text, start, tokens, i)
         elif kind == "word":
             # "below zero" places a temperature (read with it), it states no figure of its own.
             value = None if lower == "zero" and i > 0 and tokens[i - 1][1].lower() == "below" else word_number(raw)
@@ -412,13 +394,13 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             base = value / lex.UNITS[unit[1:]][1]
         elif unit:
             dimension, factor = lex.UNITS[unit]
-            if dimension == "temperature" and _BELOW_ZERO_RE.match(text, tokens[min(n - 1, j + width - 1)][3]):
+            if dimension == "temperature" and BELOW_ZERO_RE.match(text, tokens[min(n - 1, j + width - 1)][3]):
                 below_zero, value = False, -value  # "20 °C below zero", the sign in words
             if below_zero and dimension == "temperature":
                 # A sign is read on a temperature only, where "−4 °F" is −20 °C; a signed change elsewhere ("−20%")
                 # is put in words by a faithful answer ("a 20% cut"), so its size is what is compared.
                 value = -value
-                start = start - 1 if text[start - 1] in _SIGNS else start  # the sign is part of the figure
+                start = start - 1 if text[start - 1] in SIGNS else start  # the sign is part of the figure
             base = value * factor + lex.UNIT_OFFSETS.get(unit, 0.0)
         if (
             kind == "word"
