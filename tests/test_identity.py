@@ -97,6 +97,33 @@ def test_whom_a_claim_sends_the_reader_to_is_set_against_whom_the_source_does(cl
     assert (misplaced_deed(claim, (LEASE,)) is not None) is misplaced
 
 
+STORE = (
+    "Cold-store procedures. The vault is kept at -20 °C. Faults are reported to the Vault Manager, who contacts "
+    "Corrin Facilities. Access cards are issued by Reception."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "misplaced"),
+    [
+        # The source sends the reader to the Vault Manager; Corrin Facilities is whom the manager contacts.
+        ("Report any fault with the freezer to Corrin Facilities.", True),
+        ("Report any fault with the freezer to the Vault Manager.", False),
+        ("Freezer faults go to the Vault Manager, who will contact Corrin Facilities.", False),
+        ("Faults should not be reported straight to Corrin Facilities.", False),
+        ("Ask Reception for an access card.", False),
+    ],
+)
+def test_the_reader_sent_to_a_party_the_source_sends_no_one_to(claim: str, misplaced: bool) -> None:
+    assert (misplaced_deed(claim, (STORE,)) is not None) is misplaced
+
+
+def test_a_misrouted_report_fails_the_answer_and_an_instruction_to_the_right_party_passes() -> None:
+    assert ragaudit.audit("Report any fault with the freezer to Corrin Facilities.", [STORE]).label == "hallucinated"
+    # "Ask" opens the instruction: no party "Ask Reception" for another name of the source to stand in for.
+    assert ragaudit.audit("Ask Reception for an access card.", [STORE]).label == "faithful"
+
+
 def test_a_deed_in_a_record_or_told_of_the_party_elsewhere_is_not_misplaced() -> None:
     record = '{"name": "Quayside Services Ltd", "city": "Pellow", "services": "lifts boats out of the water"}'
     assert misplaced_deed("Quayside Services Ltd lifts boats out of the water in Pellow.", (record,)) is None

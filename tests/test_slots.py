@@ -863,3 +863,16 @@ def test_conversions_read_in_base_units(text: str, value: float, dimension: str)
 
 def test_a_bar_of_soap_is_no_pressure() -> None:
     assert extract("a bar of soap").quantities == []
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Ask Reception for an access card.", {"reception"}),
+        ("Contact Harwick Lettings about repairs.", {"harwick lettings"}),
+        # "Mark" is a first name too.
+        ("Mark Ellery chairs the committee.", {"mark ellery"}),
+    ],
+)
+def test_an_instructions_verb_is_no_part_of_the_name_after_it(text: str, names: set[str]) -> None:
+    assert set(extract(text).names) == names

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from ragaudit._slot_data import (
+    ADVICE_VERBS,
     CAUSAL,
     CAUSAL_IDIOMS,
     CAUSAL_PHRASE_RE,
@@ -283,10 +284,7 @@ def reasons_from_rule(claim_text: str) -> bool:
 # update …"): the verbs of advice, in the imperative.
 _INSTRUCTION_RE = re.compile(
     r"\s*+(?:(?:if|when|where|once|before|after|unless|for)\b[^,]{1,160},\s*+)?(?:please\s++)?(?:(?:do\s++not|don't|"
-    r"don’t|never|always)\s++)?(?:take|write|update|bring|keep|book|call|phone|ring|check|ask|send|submit|give|make|"
-    r"avoid|remove|return|register|apply|pay|use|tell|contact|arrive|wear|leave|clear|hand|fill|sign|email|order|"
-    r"cancel|notify|plan|report|store|label|put|get|allow|include|provide|attach|complete|read|follow|try|consider|"
-    r"wait|stop|save|turn|switch|open|close|collect|change|move|mark|record|list|let|expect|aim)\b",
+    r"don’t|never|always)\s++)?(?:" + "|".join(ADVICE_VERBS) + r")\b",
     re.IGNORECASE,
 )
 _ADVICE_REASON_SHARE = 0.2
@@ -335,12 +333,22 @@ def cites_reason(claim_text: str) -> bool:
     return sides is not None and _CITED_REASON_RE.match(sides[1]) is not None
 
 
+_REASON_GIVEN_RE = re.compile(
+    r",\s*+as\s++(?!(?:well|soon|long|far|much|many|part|of|usual|such|if|though|shown|listed|set|above|below|follows|"
+    r"needed|required|agreed|appropriate|described|detailed|stated|noted|explained|before|applicable|a|an|at|of|from|per|"
+    r"with|in|to|for|on|by|is|are|was|were)\b)[a-z]"
+    r"|\b(?:closed|shut|cancelled|canceled|suspended|delayed|postponed|halted|stopped)\s++for\b",
+    re.IGNORECASE,
+)
+"""A reason a source gives without a causal word ("book early, as slots fill up quickly", "closed for high winds")."""
+
+
 def tells_link(claim_text: str, window_text: str, share: float = 0.6) -> bool:
     """Whether the window states a causal link that can be the claim's: not one whose effect is the claim's cause
     and that never speaks of the claim's effect ("CW-2 tripped because of a board fault" explains the trip, not
     the overlay errors the claim blames on it)."""
     theirs = extract(window_text)
-    if not theirs.causal:
+    if not theirs.causal and not _REASON_GIVEN_RE.search(window_text):
         return False
     mine, told = causal_sides(claim_text), causal_sides(window_text)
     if mine is None or told is None:

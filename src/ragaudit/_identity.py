@@ -343,6 +343,8 @@ def misplaced_deed(claim: str, sources: tuple[str, ...]) -> str | None:
         acting = {p for start, end, p in marked if _acts(part, start, end)}
         ours = acting or {p for start, end, p in marked if _addressed(part, start, end)}
         content = roots(part, deeds.names | frozenset(w for f in forms for w in f.lower().split()))
+        if len(ours) == 1 and not acting and content and (routed := _misrouted(part, min(ours), content, deeds)):
+            return routed
         if len(ours) != 1 or len(content) < 2:
             continue
         (party,) = ours
@@ -385,3 +387,24 @@ def misplaced_deed(claim: str, sources: tuple[str, ...]) -> str | None:
         )
         return f"'{said}' where the source has '{other}' do it"
     return None
+
+
+def _misrouted(part: str, party: str, content: frozenset[str], deeds: _Deeds) -> str | None:
+    """The party the sources send the reader to on the claim's matter, where the claim sends the reader to one that no
+    source sends anyone to ("report faults to N" where "faults are reported to M, who contacts N")."""
+    same = deeds.same
+    home = same.find(party)
+    if DENIAL_RE.search(part) or any(home in map(same.find, sent) for *_, sent, _ in deeds.clauses):
+        return None
+    others = {
+        p
+        for c, matter, _, sent, _ in deeds.clauses
+        if matter & content and not DENIAL_RE.search(c)
+        for p in sent
+        if same.find(p) != home
+    }
+    if not others:
+        return None
+    said = next((f for f, p in deeds.forms.items() if p == party and f.lower() in part.lower()), party)
+    other = next((f for f, p in deeds.forms.items() if p in others), min(others))
+    return f"the reader is sent to '{said}' where the source sends it to '{other.removeprefix(ROLE)}'"

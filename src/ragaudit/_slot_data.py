@@ -59,6 +59,8 @@ UNIT_MODIFIERS = CUES["unit_modifiers"]
 AGGREGATION = CUES["aggregation"]
 WORKING_OUT = CUES["working_out"]
 WEEKDAYS = CUES["weekdays"]
+ADVICE_VERBS: tuple[str, ...] = tuple(LEXICON["cues"]["advice_verbs"])
+"""Verbs that open an instruction in the imperative, in the lexicon's order (a pattern's alternation)."""
 NEGATIONS = CUES["negations"]
 NEGATION_ADVERBS = CUES["negation_adverbs"]
 HEDGES = CUES["hedges"]

@@ -106,6 +106,7 @@ def _tokens(text: str) -> list[tuple[str, str, int, int]]:
 
 
 _CODE_SUFFIX_RE = re.compile(r"-\d{1,6}[A-Za-z]?\b")
+_OPENERS = lex.CUES["advice_verbs"] - {"mark"}  # an instruction's verb ("Ask Reception"); "Mark" is a name too
 
 
 def _read_names(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots) -> None:
@@ -143,8 +144,9 @@ def _read_names(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots
                 # "R-2", "C-1", "TF-540": a code is a name, whatever the sentence position.
                 run.append((raw + code.group(), start, code.end()))
                 continue
-            if initial and not run and (not joined or lower in lex.WORD_NUMBERS):
-                # A capitalised first word alone ("However", "Overall", "Three") starts a sentence.
+            if initial and not run and (not joined or lower in lex.WORD_NUMBERS or lower in _OPENERS):
+                # A capitalised first word alone ("However", "Overall", "Three") or an instruction's verb ("Ask
+                # Reception") starts a sentence.
                 flush()
                 continue
             run.append((raw, start, end))
