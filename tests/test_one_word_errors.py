@@ -386,3 +386,29 @@ def test_any_after_a_denial_or_a_condition_is_no_universal() -> None:
     assert strength("you do not need any ID") is None
     assert strength("if any, the fee is refunded") is None
     assert strength("they accept any card") == ("universal", "any")
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        (
+            "If the council closes the road, the club moves your session to another day at no charge.",
+            "If the council closes the road, we will move your session to another day free of charge.",
+        ),
+        (
+            "Anything not written in English or Welsh needs a certified translation.",
+            "Documents in a language other than English or Welsh must come with a certified translation.",
+        ),
+        (
+            "Children won't have cider but get an apple juice tasting instead.",
+            "Under-18s are welcome on the orchard tour and receive an apple juice tasting instead of cider.",
+        ),
+    ],
+)
+def test_a_denial_the_source_words_as_free_of_other_than_or_instead_of_is_no_clash(claim: str, source: str) -> None:
+    assert verdict(claim, source)[0] == "supported"
+
+
+def test_a_denial_the_source_contradicts_is_still_caught() -> None:
+    source = "Late returns are charged at £5 per day. Books returned by post are accepted free of charge."
+    assert verdict("Late returns are not charged.", source) == ("contradicted", "detector:negation")

@@ -28,6 +28,8 @@ MIN_AGREEING = 3
 """Words of the claim a source sentence denying what the claim denies must hold to ground the denial."""
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
 _CONTRAST_RE = re.compile(r",\s(?=(?:while|whereas|but|except)\s)")
+_EXCLUDING_RE = re.compile(r"\b(?:free\s++of|other\s++than|instead\s++of|rather\s++than|in\s++place\s++of)\b", re.I)
+"""Words that deny what follows them without a negation ("free of charge" is "no charge")."""
 
 
 _DENIAL_STEMS = frozenset(stem(w) for w in NEGATIONS)
@@ -109,6 +111,8 @@ def polarity_clash(
                         # "A surcharge where the main is on the far side" against "no surcharge, since the main is on
                         # your side": a predicate stated on a condition, denied for a reason the claim gives.
                         and not _reasoned_case(part, claim_text)
+                        # "free of charge", "other than English", "instead of wine": the clause denies in other words.
+                        and not _EXCLUDING_RE.search(part)
                     ):
                         return head, False
     return None
