@@ -827,3 +827,28 @@ def test_a_hedge_inside_a_cause_does_not_hedge_the_link(reason: str, label: str)
 def test_what_a_rise_is_to_pay_for_is_a_cause() -> None:
     assert extract("The rise is to pay for the new pontoon.").causal
     assert not extract("The rise is £2 a night for the new pontoon.").causal
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        # A reason the source gives after ", as" or "closed for": the link is the source's own.
+        ("The guide advises booking the boat trip early because August places go quickly.", "faithful"),
+        ("The east chairlift is shut because of strong winds.", "faithful"),
+        # "as at 30 June" dates a figure; it gives no reason, so the link the claim draws is its own.
+        (
+            "The yearly charge for residents goes up 6% in April, a move driven by the reserve fund sitting at 64% "
+            "of target.",
+            "hallucinated",
+        ),
+    ],
+)
+def test_a_reason_a_source_gives_without_a_causal_word(answer: str, label: str) -> None:
+    sources = [
+        "Puffin Isle visitor guide. Remember to book your boat trip early, as places fill up quickly in August.",
+        "Glen Ardle lift status, 08:00. East chairlift closed for high winds. Four of six lifts open.",
+        "Residents' association accounts. The board confirmed that the annual service charge will increase by 6% "
+        "from 1 April. The most recent survey of the building, as at 30 June, showed the reserve fund at 64% of its "
+        "target.",
+    ]
+    assert ragaudit.audit(answer, sources).label == label
