@@ -240,3 +240,40 @@ def test_a_share_of_two_figures_the_clause_gives() -> None:
     source = "Hall bookings 2024: 240 in all, of which children's parties 66 and weekly classes 84."
     assert not flagged("Children's parties made up 66 of the 240 bookings, which is 27.5%.", source)
     assert flagged("Children's parties made up 66 of the 240 bookings, which is 29.5%.", source)
+
+
+BOOKINGS = (
+    "Mossgate Sports Centre — Year in review. The courts took 400 bookings: 140 badminton sessions, 110 squash "
+    "matches, 90 table tennis sessions and 60 coaching hours. Membership income totalled £52,500, up from £42,000 "
+    "the year before."
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "caught"),
+    [
+        ("Badminton sessions made up 35% of the bookings.", False),
+        ("Squash matches were 27.5% of the bookings.", False),
+        ("Membership income rose by 25% on the year before.", False),
+        # The share of another figure, a share of the wrong whole, and the change reckoned on the wrong base.
+        ("Squash matches made up 35% of the bookings.", True),
+        ("Badminton sessions made up 40% of the bookings.", True),
+        ("Membership income rose by 20% on the year before.", True),
+    ],
+)
+def test_a_share_or_change_of_the_figures_whose_words_the_claim_gives(answer: str, caught: bool) -> None:
+    assert flagged(answer, BOOKINGS) is caught
+
+
+CATTERY = "Fernhill Cattery — Fees. One cat: £15 per night. A second cat sharing the same pen: £9 per night."
+
+
+@pytest.mark.parametrize(
+    ("answer", "caught"),
+    [
+        ("Sharing a pen, your two cats cost £24 a night.", False),
+        ("Sharing a pen, your two cats cost £30 a night.", True),
+    ],
+)
+def test_a_sum_of_two_figures_whose_words_the_claim_gives(answer: str, caught: bool) -> None:
+    assert flagged(answer, CATTERY, question="What do my two cats cost a night if they share a pen?") is caught

@@ -34,6 +34,27 @@ def _figure_contexts(text: str, quantities: Sequence[Quantity]) -> list[set[str]
     return out
 
 
+def figure_words(text: str, quantities: Sequence[Quantity]) -> list[frozenset[str]]:
+    """For each figure, the stems of the content words either side of it (a few each way, never past another
+    figure): what it counts or measures ("84 *regular weekly classes*", "*hire income totalled* £31,460")."""
+    terms = analyze(text)
+    starts = [t.start for t in terms]
+    out: list[frozenset[str]] = []
+    for q in quantities[:MAX_FIGURES]:
+        k = bisect.bisect_left(starts, q.end)
+        j = bisect.bisect_left(starts, q.start) - 1
+        words: list[str] = []
+        for step, stop in ((1, len(terms)), (-1, -1)):
+            found, i = 0, k if step == 1 else j
+            while i != stop and found < _CONTEXT_WORDS and terms[i].kind != "num":
+                if terms[i].kind == "word" and terms[i].key not in LIGHT_WORDS:
+                    words.append(terms[i].key)
+                    found += 1
+                i += step
+        out.append(frozenset(words))
+    return out
+
+
 def same_things(
     claim_text: str, claim: Sequence[Quantity], window_text: str, window: Sequence[Quantity]
 ) -> Iterator[tuple[Quantity, Quantity]]:

@@ -80,6 +80,9 @@ class FigurePool(list[Quantity]):
         self.working_days = frozenset(p.raw for p in self if p.dimension == "working_time")
         self.intervals: frozenset[int] = frozenset()
         """The lengths of time a source says something recurs at ("every 3 months"), by ``id`` (see ``read_pool``)."""
+        self.counted: list[tuple[Quantity, frozenset[str], int, str]] = []
+        """The sources' figures with the words either side of each, the number of their passage and the text after
+        each (see ``read_pool``)."""
         self.money_rates: list[tuple[str, float]] = []
         """Sums of money the sources state per period, as (dimension, amount per second) (see ``read_pool``)."""
         self.lengths = [p for p in self if p.dimension in ("time", "working_time") and id(p) not in self.dated][:12]
@@ -100,7 +103,7 @@ class FigurePool(list[Quantity]):
     def plus(self, figures: Sequence[Quantity]) -> FigurePool:
         """This pool with ``figures`` counted as stated (an answer's total of its own items, say)."""
         pool = FigurePool([*self, *figures], [q for q in self if id(q) in self.dated], self.date_lengths)
-        pool.money_rates, pool.intervals = self.money_rates, self.intervals
+        pool.money_rates, pool.intervals, pool.counted = self.money_rates, self.intervals, self.counted
         return pool
 
     def converted(self, q: Quantity) -> bool:

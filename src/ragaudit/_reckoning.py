@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from ragaudit._calendar import beside_dates, in_date
+from ragaudit._figure_context import figure_words
 from ragaudit._figures import FigurePool, itemised_total, reach, within
 from ragaudit._slot_data import MONEY, WORKING_OUT
 from ragaudit._working import calendar_factors, derives
@@ -252,6 +254,12 @@ def read_pool(texts: Sequence[str], read: Sequence[Slots]) -> FigurePool:
         if not _CAPPED_RE.search(text, max(0, q.start - 60), q.end + 80)
     )
     pool.money_rates = [(d, r) for d, r in rates if d and r][:_STATED]
+    pool.counted = [
+        (q, words, n, text[q.end : q.end + _SIDE_BY_SIDE])
+        for n, (text, slots) in enumerate(zip(texts, read, strict=True))
+        for q, words in zip(slots.quantities, figure_words(text, slots.quantities), strict=False)
+        if not q.label and q.value and not in_date(q, slots.dates)
+    ][:_FIGURES]
     pool.intervals = frozenset(
         id(q)
         for text, slots in zip(texts, read, strict=True)
@@ -259,6 +267,47 @@ def read_pool(texts: Sequence[str], read: Sequence[Slots]) -> FigurePool:
         if q.dimension == "time" and _EVERY_RE.search(text, max(0, q.start - 24), q.start)
     )
     return pool
+
+
+def _shares(stems: AbstractSet[str], counted: Sequence[tuple[Quantity, frozenset[str], int, str]]) -> list[float]:
+    """Percentages of the sources' figures whose words the claim gives: a part of a whole ("35% of bookings" of "84
+    regular weekly classes" in "240 bookings"), or the change between two figures of one kind side by side in a
+    passage ("rose by 12.8%" of "hire income totalled £31,460, up from £27,900"). Tied to the claim's words, so
+    the many shares of a source's other figures are never candidates."""
+    parts = [q for q, words, *_ in counted if len(words & stems) >= 2][:_COUNTS]
+    wholes = [q for q, words, *_ in counted if words & stems][:_STATED]
+    out = {100 * q.value / w.value for q in parts for w in wholes if q.dimension == w.dimension and q.value < w.value}
+    for (q, mine, n, gap), (p, theirs, m, _) in pairwise(counted):
+        if (
+            n == m
+            and q.dimension == p.dimension
+            and len((mine | theirs) & stems) >= 2
+            and p.start - q.end < _SIDE_BY_SIDE
+        ):
+            # The change is reckoned on the figure it is from ("£52,500, up from £42,000"; "from £42,000 to …").
+            between = gap[: p.start - q.end]
+            bases = (
+                (p.value,) if _FROM_RE.search(between) else (q.value,) if _TO_RE.search(between) else (q.value, p.value)
+            )
+            out.update(100 * abs(q.value - p.value) / base for base in bases if base)
+    return sorted(out)
+
+
+def _combined(
+    q: Quantity, stems: AbstractSet[str], counted: Sequence[tuple[Quantity, frozenset[str], int, str]]
+) -> list[float]:
+    """Sums and differences of two of the sources' figures of ``q``'s kind whose words the claim gives ("your two
+    dogs cost £44 a night" of "one dog: £26 per night" and "a second dog sharing …: £18 per night")."""
+    if q.dimension in (None, "percent"):
+        return []
+    parts = [p.value for p, words, *_ in counted if p.dimension == q.dimension and len(words & stems) >= 2][:_COUNTS]
+    return sorted({v for a, b in combinations(parts, 2) for v in (a + b, abs(a - b))} - set(parts))
+
+
+_SIDE_BY_SIDE = 60
+"""Characters from one figure's end to the next's at most, for the two to be a change ("£31,460, up from £27,900")."""
+_FROM_RE = re.compile(r"\bfrom\b", re.IGNORECASE)
+_TO_RE = re.compile(r"\bto\b", re.IGNORECASE)
 
 
 def reckoned(
@@ -323,6 +372,8 @@ def reckoned(
                 told = tuple(_value(p) for m, p in enumerate(row) if done[i][m] and p.dimension != "percent")[:_COUNTS]
                 if (
                     (q.dimension == "percent" and _found(q, _ratios(told, told, True)))
+                    or (q.dimension == "percent" and _found(q, _shares(claims[i].stems, pool.counted)))
+                    or _found(q, _combined(q, claims[i].stems, pool.counted))
                     or _restated(q, per)
                     or spent
                     or _follows(q, mine, worked, theirs, counted, counts[:_COUNTS], own, cued, rated)
