@@ -277,3 +277,33 @@ CATTERY = "Fernhill Cattery — Fees. One cat: £15 per night. A second cat shar
 )
 def test_a_sum_of_two_figures_whose_words_the_claim_gives(answer: str, caught: bool) -> None:
     assert flagged(answer, CATTERY, question="What do my two cats cost a night if they share a pen?") is caught
+
+
+FERRY = (
+    "Harbour ferry timetable. The summer service starts on Saturday 3 May and ends on Sunday 28 September.",
+    "Ferry FAQ. The last crossing of the season runs on Sunday 5 October, weather permitting.",
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "caught"),
+    [
+        ("The FAQ has the last crossing a week later, on Sunday 5 October.", False),
+        ("The FAQ has the last crossing two weeks later, on Sunday 5 October.", True),
+        # A date the length itself moves to is no anchor: 12 October is stated nowhere.
+        ("The FAQ has the last crossing a week later, on Sunday 12 October.", True),
+    ],
+)
+def test_a_length_said_to_move_a_stated_date_to_another(answer: str, caught: bool) -> None:
+    assert flagged(answer, *FERRY) is caught
+
+
+@pytest.mark.parametrize(
+    ("answer", "caught"),
+    [
+        ("The course fits 20 hours of tuition into two working weeks.", False),
+        ("The course fits 20 hours of tuition into three working weeks.", True),
+    ],
+)
+def test_weekdays_are_working_days(answer: str, caught: bool) -> None:
+    assert flagged(answer, "Fast-track course: 20 hours of tuition over 10 weekdays, two hours a day.") is caught

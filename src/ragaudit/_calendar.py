@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Sequence
+from itertools import combinations
 
 from ragaudit._mentions import words_around
 from ragaudit._text import RECORD_FIELD_RE, SENTENCE_BREAK_RE
@@ -165,3 +167,22 @@ def date_span(q: Quantity, own: Sequence[Date], sources: Sequence[str]) -> bool:
                 if gap and gaps & {n, n - 1}:
                     return True
     return False
+
+
+_SHIFT_RE = re.compile(r"\s*+(?:later|earlier|after|before|sooner)\b", re.IGNORECASE)
+MAX_TIMES = 12
+"""Clock times read for the gap a length of time gives (bounded work: 66 pairs)."""
+
+
+def shift_told(q: Quantity, text: str, dates: Sequence[Date], known: Sequence[Date], times: Sequence[int]) -> bool:
+    """Whether length ``q``, said to move something later or earlier ("a week later, on Sunday 19 April", "half an
+    hour earlier"), is the gap between a date of the claim that is ``known`` and another known one, or between two
+    clock ``times`` (minutes after midnight) of the claim and the passages about it."""
+    if q.dimension != "time" or not _SHIFT_RE.match(text, q.end):
+        return False
+    # The claim's date must be a known one itself: a date the length moves it to is no anchor of its own.
+    anchored = [d for d in dates[:MAX_DATES] if any(same_date(d, k) for k in known[:MAX_DATES])]
+    if any(date_derived(d, [k for k in known if not same_date(k, d)], [q]) for d in anchored):
+        return True
+    minutes = q.value / 60
+    return any(abs(abs(a - b) - minutes) < 0.5 for a, b in combinations(sorted(times)[:MAX_TIMES], 2))

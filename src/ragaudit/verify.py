@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ragaudit._budget import EmbeddingBudget
-from ragaudit._calendar import date_derived, date_span, in_date, same_date, unstated_dates
+from ragaudit._calendar import date_derived, date_span, in_date, same_date, shift_told, unstated_dates
 from ragaudit._certainty import (
     advice_reason_told,
     cites_reason,
@@ -366,6 +366,7 @@ class Verifier:
             and not share_in_words(alignment.claim.text, q, [*claim.quantities, *rates])
             and not any(a <= q.start < b for a, b in derived_days)
             and not date_span(q, [*claim.dates, *(given.dates if given else [])], texts)
+            and not shift_told(q, alignment.claim.text, claim.dates, stated, sorted(near_times))
             # The day of a date a source states is checked as a date ("19 August 2025" for "2025-08-19").
             and not any(in_date(q, [d]) and any(same_date(d, k) for k in stated) for d in claim.dates)
         ]
