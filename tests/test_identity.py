@@ -118,6 +118,26 @@ def test_the_reader_sent_to_a_party_the_source_sends_no_one_to(claim: str, mispl
     assert (misplaced_deed(claim, (STORE,)) is not None) is misplaced
 
 
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # The verb of sending is no matter of its own: "call" is all the claim shares with the claims line.
+        (
+            "Call Fenwick & Co about renewals.",
+            "Renewals are handled by your broker, Fenwick & Co. To make a claim, call the Claims Line.",
+        ),
+        # The party told of on the claim's matter as much as the one the source sends receipts to.
+        (
+            "Go to the Baggage Desk in the arrivals hall to make a lost luggage claim.",
+            "The Baggage Desk in the arrivals hall handles lost luggage claims. Receipts for lost luggage expenses go "
+            "to Customer Relations.",
+        ),
+    ],
+)
+def test_an_instruction_to_the_party_told_of_on_its_matter_is_not_misrouted(claim: str, source: str) -> None:
+    assert misplaced_deed(claim, (source,)) is None
+
+
 def test_a_misrouted_report_fails_the_answer_and_an_instruction_to_the_right_party_passes() -> None:
     assert ragaudit.audit("Report any fault with the freezer to Corrin Facilities.", [STORE]).label == "hallucinated"
     # "Ask" opens the instruction: no party "Ask Reception" for another name of the source to stand in for.

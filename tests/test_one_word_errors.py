@@ -409,6 +409,27 @@ def test_a_denial_the_source_words_as_free_of_other_than_or_instead_of_is_no_cla
     assert verdict(claim, source)[0] == "supported"
 
 
-def test_a_denial_the_source_contradicts_is_still_caught() -> None:
-    source = "Late returns are charged at £5 per day. Books returned by post are accepted free of charge."
-    assert verdict("Late returns are not charged.", source) == ("contradicted", "detector:negation")
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        (
+            "Late returns are not charged.",
+            "Late returns are charged at £5 per day. Books returned by post are free of charge.",
+        ),
+        # "Other than", "in place of", "free of" deny something else than the claim's denied word.
+        (
+            "Flights are not cancelled during the strike.",
+            "During the strike, flights to destinations other than Spain are cancelled.",
+        ),
+        (
+            "The school does not offer a flu vaccine to pupils.",
+            "The school offers a nasal flu vaccine to pupils in place of the injection.",
+        ),
+        (
+            "The account does not charge overdraft fees.",
+            "The account is free of monthly fees, and overdraft fees are charged at 39.9% EAR.",
+        ),
+    ],
+)
+def test_a_denial_the_source_contradicts_is_still_caught(claim: str, source: str) -> None:
+    assert verdict(claim, source) == ("contradicted", "detector:negation")

@@ -256,6 +256,7 @@ BOOKINGS = (
         ("Squash matches were 27.5% of the bookings.", False),
         ("Membership income rose by 25% on the year before.", False),
         # The share of another figure, a share of the wrong whole, and the change reckoned on the wrong base.
+        ("Squash matches made up 65% of the bookings.", True),  # 400 and its first item, 140, are no change
         ("Squash matches made up 35% of the bookings.", True),
         ("Badminton sessions made up 40% of the bookings.", True),
         ("Membership income rose by 20% on the year before.", True),
@@ -276,6 +277,8 @@ CATTERY = "Fernhill Cattery — Fees. One cat: £15 per night. A second cat shar
     ],
 )
 def test_a_sum_of_two_figures_whose_words_the_claim_gives(answer: str, caught: bool) -> None:
+    # A price the source gives for one thing is never the sum of two others' where the claim counts nothing.
+    assert flagged("A peak return to Leeds costs £70.", "Peak return to Leeds £42. Off-peak return to Leeds £28.")
     assert flagged(answer, CATTERY, question="What do my two cats cost a night if they share a pen?") is caught
 
 

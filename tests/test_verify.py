@@ -835,6 +835,10 @@ def test_what_a_rise_is_to_pay_for_is_a_cause() -> None:
         # A reason the source gives after ", as" or "closed for": the link is the source's own.
         ("The guide advises booking the boat trip early because August places go quickly.", "faithful"),
         ("The east chairlift is shut because of strong winds.", "faithful"),
+        # A length of time and a plan are no reasons; a reason given is the claim's only if it tells the claim's cause.
+        ("The leisure centre pool is closed because of a burst pipe.", "hallucinated"),
+        ("The clinic moved to Station Road because the old building was too small.", "hallucinated"),
+        ("The west chairlift is shut because of a power cut.", "hallucinated"),
         # "as at 30 June" dates a figure; it gives no reason, so the link the claim draws is its own.
         (
             "The yearly charge for residents goes up 6% in April, a move driven by the reserve fund sitting at 64% "
@@ -846,7 +850,9 @@ def test_what_a_rise_is_to_pay_for_is_a_cause() -> None:
 def test_a_reason_a_source_gives_without_a_causal_word(answer: str, label: str) -> None:
     sources = [
         "Puffin Isle visitor guide. Remember to book your boat trip early, as places fill up quickly in August.",
-        "Glen Ardle lift status, 08:00. East chairlift closed for high winds. Four of six lifts open.",
+        "Glen Ardle lift status, 08:00. East chairlift closed for high winds. West chairlift closed for repairs.",
+        "Leisure centre notice. The pool is closed for two weeks from Monday. The clinic moved to Station Road in May, "
+        "as planned.",
         "Residents' association accounts. The board confirmed that the annual service charge will increase by 6% "
         "from 1 April. The most recent survey of the building, as at 30 June, showed the reserve fund at 64% of its "
         "target.",

@@ -334,13 +334,17 @@ def cites_reason(claim_text: str) -> bool:
 
 
 _REASON_GIVEN_RE = re.compile(
-    r",\s*+as\s++(?!(?:well|soon|long|far|much|many|part|of|usual|such|if|though|shown|listed|set|above|below|follows|"
-    r"needed|required|agreed|appropriate|described|detailed|stated|noted|explained|before|applicable|a|an|at|of|from|per|"
-    r"with|in|to|for|on|by|is|are|was|were)\b)[a-z]"
-    r"|\b(?:closed|shut|cancelled|canceled|suspended|delayed|postponed|halted|stopped)\s++for\b",
+    r",\s*+as\s++(?!(?:well|soon|long|far|much|many|part|of|usual|normal|such|if|though|follows|before|a|an|at|of|"
+    r"from|per|with|in|to|for|on|by|is|are|was|were|necessary|possible|appropriate|applicable|below|above|"
+    r"[a-z]++(?<=ed))\b)[a-z]"
+    r"|\b(?:closed|shut|cancelled|canceled|suspended|delayed|postponed|halted|stopped)\s++for\s++(?!(?:\d|a|an|the|"
+    r"one|two|three|four|five|six|seven|eight|nine|ten|several|some|up|about|around|over|until|at|most|much|many|"
+    r"part|another|this|that|each|every|all|good)\b)[a-z]",
     re.IGNORECASE,
 )
 """A reason a source gives without a causal word ("book early, as slots fill up quickly", "closed for high winds")."""
+_REASON_CHARS = 120
+"""Characters of the reason read after ", as" or "closed for"."""
 
 
 def tells_link(claim_text: str, window_text: str, share: float = 0.6) -> bool:
@@ -348,8 +352,15 @@ def tells_link(claim_text: str, window_text: str, share: float = 0.6) -> bool:
     and that never speaks of the claim's effect ("CW-2 tripped because of a board fault" explains the trip, not
     the overlay errors the claim blames on it)."""
     theirs = extract(window_text)
-    if not theirs.causal and not _REASON_GIVEN_RE.search(window_text):
-        return False
+    if not theirs.causal:
+        # A reason given without a causal word ("book early, as places fill up quickly") is the claim's only if
+        # the claim's cause is told in it.
+        given = _REASON_GIVEN_RE.search(window_text[:MAX_CHARS])
+        sides = causal_sides(claim_text) if given else None
+        if given is None or sides is None:
+            return False
+        reason = window_text[given.end() - 1 : given.end() + _REASON_CHARS]
+        return bool(extract(sides[1]).stems & extract(reason).stems)
     mine, told = causal_sides(claim_text), causal_sides(window_text)
     if mine is None or told is None:
         return True

@@ -3,6 +3,7 @@ instruction forbids ("do not use a lit match, alcohol or petroleum jelly")."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Sequence
@@ -30,6 +31,17 @@ _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
 _CONTRAST_RE = re.compile(r",\s(?=(?:while|whereas|but|except)\s)")
 _EXCLUDING_RE = re.compile(r"\b(?:free\s++of|other\s++than|instead\s++of|rather\s++than|in\s++place\s++of)\b", re.I)
 """Words that deny what follows them without a negation ("free of charge" is "no charge")."""
+_NEXT_WORD_RE = re.compile(r"\s++(?:(?:the|a|an)\s++)?([^\W\d_][\w'’-]*+)")
+
+
+def _excluded(part: str, denied: set[str]) -> bool:
+    """Whether the clause denies one of the claim's ``denied`` words by the word before it ("free of *charge*",
+    "other than *English*"), not something else near it ("free of monthly fees, and overdraft fees are charged")."""
+    for m in itertools.islice(_EXCLUDING_RE.finditer(part[:MAX_CHARS]), 8):
+        word = _NEXT_WORD_RE.match(part, m.end())
+        if word and stem(word[1].lower()) in denied:
+            return True
+    return False
 
 
 _DENIAL_STEMS = frozenset(stem(w) for w in NEGATIONS)
@@ -111,8 +123,8 @@ def polarity_clash(
                         # "A surcharge where the main is on the far side" against "no surcharge, since the main is on
                         # your side": a predicate stated on a condition, denied for a reason the claim gives.
                         and not _reasoned_case(part, claim_text)
-                        # "free of charge", "other than English", "instead of wine": the clause denies in other words.
-                        and not _EXCLUDING_RE.search(part)
+                        # "free of charge", "other than English", "instead of wine": the clause denies it in other words.
+                        and not _excluded(part, {head, *claim.negated_stems})
                     ):
                         return head, False
     return None

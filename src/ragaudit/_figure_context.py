@@ -34,24 +34,25 @@ def _figure_contexts(text: str, quantities: Sequence[Quantity]) -> list[set[str]
     return out
 
 
-def figure_words(text: str, quantities: Sequence[Quantity]) -> list[frozenset[str]]:
-    """For each figure, the stems of the content words either side of it (a few each way, never past another
-    figure): what it counts or measures ("84 *regular weekly classes*", "*hire income totalled* £31,460")."""
+def figure_words(text: str, quantities: Sequence[Quantity]) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """For each figure, the stems of the content words after it (what it counts: "84 *regular weekly classes*") and
+    of those either side of it ("*hire income totalled* £31,460, *up*"), a few each way, never past another figure."""
     terms = analyze(text)
     starts = [t.start for t in terms]
-    out: list[frozenset[str]] = []
+    out: list[tuple[frozenset[str], frozenset[str]]] = []
     for q in quantities[:MAX_FIGURES]:
-        k = bisect.bisect_left(starts, q.end)
-        j = bisect.bisect_left(starts, q.start) - 1
-        words: list[str] = []
-        for step, stop in ((1, len(terms)), (-1, -1)):
-            found, i = 0, k if step == 1 else j
-            while i != stop and found < _CONTEXT_WORDS and terms[i].kind != "num":
+        sides: list[frozenset[str]] = []
+        for i, step, stop in (
+            (bisect.bisect_left(starts, q.end), 1, len(terms)),
+            (bisect.bisect_left(starts, q.start) - 1, -1, -1),
+        ):
+            words: list[str] = []
+            while i != stop and len(words) < _CONTEXT_WORDS and terms[i].kind != "num":
                 if terms[i].kind == "word" and terms[i].key not in LIGHT_WORDS:
                     words.append(terms[i].key)
-                    found += 1
                 i += step
-        out.append(frozenset(words))
+            sides.append(frozenset(words))
+        out.append((sides[0], sides[0] | sides[1]))
     return out
 
 

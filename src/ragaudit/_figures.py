@@ -15,6 +15,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from itertools import combinations, islice
+from typing import NamedTuple
 
 from ragaudit._slot_data import MONEY
 from ragaudit.slots import MAX_CHARS, Quantity, Slots
@@ -65,6 +66,19 @@ class _Sorted:
         return self.items[lo:hi] + self.odd
 
 
+class Described(NamedTuple):
+    """A source's figure with the words that say what it is."""
+
+    figure: Quantity
+    counts: frozenset[str]
+    """Stems of the content words after it: what it counts ("84 *regular weekly classes*")."""
+    around: frozenset[str]
+    """Stems of the content words either side of it ("*hire income totalled* £31,460, *up*")."""
+    passage: int
+    after: str
+    """The text right after it (whether a change is reckoned from it: "£52,500, *up from* £42,000")."""
+
+
 class FigurePool(list[Quantity]):
     """The quantities of a request's sources, in order (a list, not to be changed once built), with
     an index by value: :meth:`candidates` gives those a figure could match."""
@@ -80,9 +94,8 @@ class FigurePool(list[Quantity]):
         self.working_days = frozenset(p.raw for p in self if p.dimension == "working_time")
         self.intervals: frozenset[int] = frozenset()
         """The lengths of time a source says something recurs at ("every 3 months"), by ``id`` (see ``read_pool``)."""
-        self.counted: list[tuple[Quantity, frozenset[str], int, str]] = []
-        """The sources' figures with the words either side of each, the number of their passage and the text after
-        each (see ``read_pool``)."""
+        self.described: list[Described] = []
+        """The sources' figures with the words that say what each is (see ``read_pool``)."""
         self.money_rates: list[tuple[str, float]] = []
         """Sums of money the sources state per period, as (dimension, amount per second) (see ``read_pool``)."""
         self.lengths = [p for p in self if p.dimension in ("time", "working_time") and id(p) not in self.dated][:12]
@@ -103,7 +116,7 @@ class FigurePool(list[Quantity]):
     def plus(self, figures: Sequence[Quantity]) -> FigurePool:
         """This pool with ``figures`` counted as stated (an answer's total of its own items, say)."""
         pool = FigurePool([*self, *figures], [q for q in self if id(q) in self.dated], self.date_lengths)
-        pool.money_rates, pool.intervals, pool.counted = self.money_rates, self.intervals, self.counted
+        pool.money_rates, pool.intervals, pool.described = self.money_rates, self.intervals, self.described
         return pool
 
     def converted(self, q: Quantity) -> bool:

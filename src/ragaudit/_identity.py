@@ -391,20 +391,36 @@ def misplaced_deed(claim: str, sources: tuple[str, ...]) -> str | None:
 
 def _misrouted(part: str, party: str, content: frozenset[str], deeds: _Deeds) -> str | None:
     """The party the sources send the reader to on the claim's matter, where the claim sends the reader to one that no
-    source sends anyone to ("report faults to N" where "faults are reported to M, who contacts N")."""
+    source sends anyone to ("report faults to N" where "faults are reported to M, who contacts N"). The matter is the
+    clause's own words besides its verbs of sending; a party the sources tell of on that matter as much is no error
+    ("go to the Baggage Desk to make a claim" where "the Baggage Desk handles claims")."""
     same = deeds.same
     home = same.find(party)
-    if DENIAL_RE.search(part) or any(home in map(same.find, sent) for *_, sent, _ in deeds.clauses):
+    matter = content - _SENDING
+    if not matter or DENIAL_RE.search(part) or any(home in map(same.find, sent) for *_, sent, _ in deeds.clauses):
         return None
-    others = {
-        p
-        for c, matter, _, sent, _ in deeds.clauses
-        if matter & content and not DENIAL_RE.search(c)
+    shared = [len(matter & (words - _SENDING)) for _, words, *_ in deeds.clauses]
+    sending = [
+        (k, p)
+        for k, (c, words, _, sent, _) in zip(shared, deeds.clauses, strict=True)
+        if k >= min(2, len(words - _SENDING)) and k and not DENIAL_RE.search(c)
         for p in sent
         if same.find(p) != home
-    }
-    if not others:
+    ]
+    if not sending:
         return None
+    best = max(k for k, _ in sending)
+    if any(k >= best and home in map(same.find, every) for k, (*_, every) in zip(shared, deeds.clauses, strict=True)):
+        return None
+    others = {p for k, p in sending if k == best}
     said = next((f for f, p in deeds.forms.items() if p == party and f.lower() in part.lower()), party)
     other = next((f for f, p in deeds.forms.items() if p in others), min(others))
     return f"the reader is sent to '{said}' where the source sends it to '{other.removeprefix(ROLE)}'"
+
+
+_SENDING = roots(
+    "report reported reports send sent submit go goes apply write refer direct forward escalate make made call "
+    "contact contacts phone ring ask tell email raise take taken",
+    frozenset(),
+)
+"""Roots of the verbs that send the reader to a party: what a clause sends about is its other words."""

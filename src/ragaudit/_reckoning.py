@@ -17,10 +17,10 @@ from itertools import combinations, pairwise
 
 from ragaudit._calendar import beside_dates, in_date
 from ragaudit._figure_context import figure_words
-from ragaudit._figures import FigurePool, itemised_total, reach, within
+from ragaudit._figures import Described, FigurePool, itemised_total, reach, within
 from ragaudit._slot_data import MONEY, WORKING_OUT
 from ragaudit._working import calendar_factors, derives
-from ragaudit.matching import quantity_supported
+from ragaudit.matching import quantity_supported, year_like
 from ragaudit.slots import MAX_CHARS, Quantity, Slots
 
 __all__ = ["WORKED_ACROSS", "itemised", "read_pool", "reckoned"]
@@ -254,11 +254,11 @@ def read_pool(texts: Sequence[str], read: Sequence[Slots]) -> FigurePool:
         if not _CAPPED_RE.search(text, max(0, q.start - 60), q.end + 80)
     )
     pool.money_rates = [(d, r) for d, r in rates if d and r][:_STATED]
-    pool.counted = [
-        (q, words, n, text[q.end : q.end + _SIDE_BY_SIDE])
+    pool.described = [
+        Described(q, counts, around, n, text[q.end : q.end + _SIDE_BY_SIDE])
         for n, (text, slots) in enumerate(zip(texts, read, strict=True))
-        for q, words in zip(slots.quantities, figure_words(text, slots.quantities), strict=False)
-        if not q.label and q.value and not in_date(q, slots.dates)
+        for q, (counts, around) in zip(slots.quantities, figure_words(text, slots.quantities), strict=False)
+        if not q.label and q.value and not in_date(q, slots.dates) and not year_like(q)
     ][:_FIGURES]
     pool.intervals = frozenset(
         id(q)
@@ -269,45 +269,63 @@ def read_pool(texts: Sequence[str], read: Sequence[Slots]) -> FigurePool:
     return pool
 
 
-def _shares(stems: AbstractSet[str], counted: Sequence[tuple[Quantity, frozenset[str], int, str]]) -> list[float]:
+def _shares(stems: AbstractSet[str], described: Sequence[Described]) -> list[float]:
     """Percentages of the sources' figures whose words the claim gives: a part of a whole ("35% of bookings" of "84
-    regular weekly classes" in "240 bookings"), or the change between two figures of one kind side by side in a
-    passage ("rose by 12.8%" of "hire income totalled £31,460, up from £27,900"). Tied to the claim's words, so
+    regular weekly classes" in "240 bookings"), or a change between two figures of one kind side by side, said to be
+    one ("rose by 12.8%" of "hire income totalled £31,460, up from £27,900"). Tied to what each figure counts, so
     the many shares of a source's other figures are never candidates."""
-    parts = [q for q, words, *_ in counted if len(words & stems) >= 2][:_COUNTS]
-    wholes = [q for q, words, *_ in counted if words & stems][:_STATED]
+    parts = [d.figure for d in described if len(d.counts & stems) >= 2][:_COUNTS]
+    wholes = [d.figure for d in described if d.counts & stems][:_STATED]
     out = {100 * q.value / w.value for q in parts for w in wholes if q.dimension == w.dimension and q.value < w.value}
-    for (q, mine, n, gap), (p, theirs, m, _) in pairwise(counted):
-        if (
-            n == m
+    for a, b in pairwise(described):
+        q, p = a.figure, b.figure
+        between = a.after[: p.start - q.end]
+        if not (
+            a.passage == b.passage
             and q.dimension == p.dimension
-            and len((mine | theirs) & stems) >= 2
+            and len((a.around | b.around) & stems) >= 2
             and p.start - q.end < _SIDE_BY_SIDE
+            and _CHANGE_RE.search(between)
         ):
-            # The change is reckoned on the figure it is from ("£52,500, up from £42,000"; "from £42,000 to …").
-            between = gap[: p.start - q.end]
-            bases = (
-                (p.value,) if _FROM_RE.search(between) else (q.value,) if _TO_RE.search(between) else (q.value, p.value)
-            )
-            out.update(100 * abs(q.value - p.value) / base for base in bases if base)
+            continue
+        # The change is reckoned on the figure it is from ("£52,500, up from £42,000"; "from £42,000 to …").
+        base = p.value if _FROM_RE.search(between) else q.value
+        if base:
+            out.add(100 * abs(q.value - p.value) / base)
     return sorted(out)
 
 
-def _combined(
-    q: Quantity, stems: AbstractSet[str], counted: Sequence[tuple[Quantity, frozenset[str], int, str]]
-) -> list[float]:
-    """Sums and differences of two of the sources' figures of ``q``'s kind whose words the claim gives ("your two
-    dogs cost £44 a night" of "one dog: £26 per night" and "a second dog sharing …: £18 per night")."""
+def _combined(q: Quantity, stems: AbstractSet[str], described: Sequence[Described]) -> list[float]:
+    """Sums and differences of two of the sources' figures of ``q``'s kind whose words the claim gives, in a claim
+    that counts the things it adds up ("your two dogs cost £44 a night" of "one dog: £26 per night" and "a second
+    dog sharing …: £18 per night"); a figure the sources give for one thing is never the sum of two others'."""
     if q.dimension in (None, "percent"):
         return []
-    parts = [p.value for p, words, *_ in counted if p.dimension == q.dimension and len(words & stems) >= 2][:_COUNTS]
-    return sorted({v for a, b in combinations(parts, 2) for v in (a + b, abs(a - b))} - set(parts))
+    parts = [d.figure.value for d in described if d.figure.dimension == q.dimension and len(d.around & stems) >= 2]
+    return sorted({v for a, b in combinations(parts[:_COUNTS], 2) for v in (a + b, abs(a - b))} - set(parts))
 
 
+def _counts_things(row: Sequence[Quantity], text: str) -> bool:
+    """Whether the claim counts things it may add up ("your two dogs"), not a code's number ("Band 2 treatment")."""
+    return any(
+        q.dimension is None
+        and q.noun
+        and 1 < q.raw <= 100
+        and not _CODE_BEFORE_RE.search(text, max(0, q.start - 24), q.start)
+        for q in row
+    )
+
+
+_CODE_BEFORE_RE = re.compile(r"[A-Z][a-z]*+\s*+$")
+"""A capitalised word right before a number makes it a code ("Band 2", "Zone 4")."""
 _SIDE_BY_SIDE = 60
 """Characters from one figure's end to the next's at most, for the two to be a change ("£31,460, up from £27,900")."""
 _FROM_RE = re.compile(r"\bfrom\b", re.IGNORECASE)
-_TO_RE = re.compile(r"\bto\b", re.IGNORECASE)
+_CHANGE_RE = re.compile(
+    r"\b(?:from|to|up|down|rose|rising|fell|falling|increas\w*+|decreas\w*+|compared|against|versus|vs|than)\b",
+    re.IGNORECASE,
+)
+"""Words between two figures that make the second a change from the first, or the first from the second."""
 
 
 def reckoned(
@@ -372,8 +390,11 @@ def reckoned(
                 told = tuple(_value(p) for m, p in enumerate(row) if done[i][m] and p.dimension != "percent")[:_COUNTS]
                 if (
                     (q.dimension == "percent" and _found(q, _ratios(told, told, True)))
-                    or (q.dimension == "percent" and _found(q, _shares(claims[i].stems, pool.counted)))
-                    or _found(q, _combined(q, claims[i].stems, pool.counted))
+                    or (q.dimension == "percent" and _found(q, _shares(claims[i].stems, pool.described)))
+                    or (
+                        (cued or _counts_things(row, texts[i]))
+                        and _found(q, _combined(q, claims[i].stems, pool.described))
+                    )
                     or _restated(q, per)
                     or spent
                     or _follows(q, mine, worked, theirs, counted, counts[:_COUNTS], own, cued, rated)

@@ -288,7 +288,7 @@ def compare(
         ),
         given,
     ):
-        year = _year_like(q)
+        year = year_like(q)
         # A window figure another of the claim's figures states is accounted for ("after seven years in
         # prison, married for 10 years": the window's seven years are the prison's, not the marriage's).
         stated = [
@@ -298,7 +298,7 @@ def compare(
             and not in_date(p, window.dates)
             and not any(o is not q for o in stating.get(id(p), ()))
         ]
-        same_dim = [p for p in stated if p.dimension == q.dimension and _year_like(p) == year]
+        same_dim = [p for p in stated if p.dimension == q.dimension and year_like(p) == year]
         # The same number in another unit: "51.2 mph" where the source has "51.2 km/h".
         other = [p for p in stated if p.raw == q.raw and p.dimension and p.dimension != q.dimension]
         other += [p for p in same_dim if p.raw == q.raw and p.raw and not math.isclose(p.value, q.value)]
@@ -375,7 +375,7 @@ def miscounted(
     stated = [p for p in window.quantities[:MAX_SLOTS] if not p.label and not in_date(p, window.dates)]
     counts: dict[str, list[Quantity]] = {}
     for p in stated:
-        if p.dimension is None and p.noun and not _year_like(p):
+        if p.dimension is None and p.noun and not year_like(p):
             counts.setdefault(p.noun, []).append(p)
     for q in figures[:MAX_SLOTS]:
         if _COMPARED_RE.match(claim_text, q.end, q.end + 40):
@@ -408,7 +408,8 @@ def date_slips(claimed: Sequence[Date], stated: Sequence[Date]) -> list[Mismatch
     return found
 
 
-def _year_like(q: Quantity) -> bool:
+def year_like(q: Quantity) -> bool:
+    """Whether ``q`` is a bare number that reads as a year ("2024")."""
     return q.dimension is None and q.raw.is_integer() and 1500 <= q.raw <= 2100
 
 

@@ -106,7 +106,7 @@ def _tokens(text: str) -> list[tuple[str, str, int, int]]:
 
 
 _CODE_SUFFIX_RE = re.compile(r"-\d{1,6}[A-Za-z]?\b")
-_OPENERS = lex.CUES["advice_verbs"] - {"mark"}  # an instruction's verb ("Ask Reception"); "Mark" is a name too
+_OPENERS = lex.CUES["addressing_verbs"]  # "Ask Reception": whom an instruction sends the reader to
 
 
 def _read_names(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots) -> None:
