@@ -433,3 +433,42 @@ def test_a_denial_the_source_words_as_free_of_other_than_or_instead_of_is_no_cla
 )
 def test_a_denial_the_source_contradicts_is_still_caught(claim: str, source: str) -> None:
     assert verdict(claim, source) == ("contradicted", "detector:negation")
+
+
+@pytest.mark.parametrize(
+    ("text", "universal"),
+    [
+        ("Every one of the school's cars carries a dashcam.", True),
+        ("All three tours can be done in a wheelchair.", True),
+        ("Tours run every three days.", False),
+    ],
+)
+def test_a_count_after_all_or_every_one_of_says_how_many(text: str, universal: bool) -> None:
+    assert (strength(text) is not None) is universal
+
+
+TOURS = "We run three tours: the Cellar Tour, the Garden Walk and the Vineyard Trek."
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "caught"),
+    [
+        (
+            "All three tours can be done in a wheelchair.",
+            "The Cellar Tour and the Garden Walk are wheelchair accessible.",
+            True,
+        ),
+        (
+            "All three tours can be done in a wheelchair.",
+            "All three are wheelchair accessible. The Cellar Tour and the Garden Walk include a tasting.",
+            False,
+        ),
+        (
+            "Every one of the school's cars carries a forward-facing dashcam.",
+            "The school runs five cars. Two of the five cars have forward-facing dashcams fitted.",
+            True,
+        ),
+    ],
+)
+def test_all_of_a_count_where_the_source_tells_it_of_fewer(claim: str, source: str, caught: bool) -> None:
+    assert (verdict(claim, f"{TOURS} {source}")[1] == "detector:quantifier") is caught

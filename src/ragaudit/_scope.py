@@ -110,6 +110,9 @@ _FREQUENCY_RE = re.compile(
     r"nights?\b|times?\b|weekdays?\b|weekends?\b|seasons?\b|terms?\b|semesters?\b|year\b)",
     re.IGNORECASE,
 )
+_ONE_OF_RE = re.compile(r"\s++one\s++of\b", re.IGNORECASE)
+_COUNT_RE = re.compile(r"\s++(?:\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b", re.IGNORECASE)
+"""A count after "all" ("all three tours") or "every one of": how many, not how often."""
 _EXAMPLES_RE = re.compile(r"\b(?:including|such\s++as|e\.g\.|for\s++example|like)\b[^.;:()]{0,120}", re.IGNORECASE)
 MIN_SHARED = 3
 """Content words a clause of the window must share with the claim to restrict its quantifier."""
@@ -125,7 +128,13 @@ def strength(text: str) -> tuple[str, str] | None:
             if m.group()[0].isupper() and before.strip("\"'“‘(") and before[-1:] not in ".!?:":
                 continue
             # "every extra half hour", "every 30 minutes", "each year": how often, not how many.
-            if m.group().lower() in ("every", "all") and _FREQUENCY_RE.match(plain, m.end()):
+            if (
+                m.group().lower() in ("every", "all")
+                and _FREQUENCY_RE.match(plain, m.end())
+                and not (
+                    _ONE_OF_RE.match(plain, m.end()) or (m.group().lower() == "all" and _COUNT_RE.match(plain, m.end()))
+                )
+            ):
                 continue
             # "not any", "if any", "without any": no claim about every one of them.
             if m.group().lower() == "any" and _NOT_ANY_RE.search(before.lower()[-24:]):
@@ -155,7 +164,17 @@ def restricted(claim: str, window: str) -> str | None:
     nouns = {noun for _, noun in mine.quantified}
     own = {float(m[1]) for m in _PERCENT_RE.finditer(claim[:MAX_CHARS])}
     people = word.lower() in ("everyone", "everybody")
-    for part in _PART_RE.split(text)[:64]:
+    # "All three tours": a part that tells the claim's predicate of fewer named ones says less.
+    counted = _COUNT_RE.match(claim, claim.find(word) + len(word)) if word.lower() == "all" else None
+    total = _count(counted.group().strip().lower()) if counted else None
+    parts = _PART_RE.split(text)[:64]
+    # A part telling it of all of them, as closely, answers one that names fewer ("All three are wheelchair
+    # accessible" before the two that "include a tasting").
+    told = max((_told_of_all(part, total, mine.stems) for part in parts), default=0) if total else 0
+    for part in parts:
+        listed = _fewer_named(part, total, mine.stems - {stem(word.lower())}, told) if total else None
+        if listed:
+            return f"'{word}{counted.group() if counted else ''}' where the source names only {listed}"
         at = max(at, text.find(part, at))
         m = weaker.search(_IDIOMS.sub(" ", _APPROX_SOME_RE.sub(" ", part)))
         share = None if m else _share_below(part, kind)
@@ -181,6 +200,30 @@ def restricted(claim: str, window: str) -> str | None:
         ):
             return f"'{word}' where the source says '{says}'"
     return None
+
+
+def _told_of_all(part: str, total: float, stems: set[str]) -> int:
+    """How many of the claim's words ``stems`` a part shares that tells of all ``total`` of them (a universal word, or
+    as many names); 0 for any other part."""
+    theirs = extract(part)
+    return len(stems & theirs.stems) if strength(part) is not None or len(theirs.names) >= total else 0
+
+
+_CALENDAR_WORDS = frozenset(LEXICON["months"]) | frozenset(LEXICON["cues"]["weekdays"])
+"""Capitalised words that name no one ("Thursdays")."""
+
+
+def _fewer_named(part: str, total: float, stems: set[str], told: int) -> str | None:
+    """The named ones, fewer than ``total`` but at least two, that a part sharing two of the claim's other words
+    ``stems`` (one outside the names), and more than any part telling of all (``told``), tells its predicate of ("The
+    Cellar Tour and the Garden Walk are wheelchair accessible")."""
+    theirs = extract(part)
+    names = [n for k, n in theirs.names.items() if k.removesuffix("s") not in _CALENDAR_WORDS]
+    name_stems = {stem(w.lower()) for n in names for w in re.findall(r"[^\W\d_]+", n)}
+    shared = stems & theirs.stems
+    if not 2 <= len(names) < total or len(shared) < max(2, told + 1) or not shared - name_stems:
+        return None
+    return " and ".join(f"'{n}'" for n in names)
 
 
 def _roots(text: str) -> frozenset[str]:
