@@ -161,3 +161,24 @@ def test_a_misplaced_deed_fails_the_answer_as_a_role_error() -> None:
     wrong = [c for c in report.claims if c.status != "supported"]
     assert [c.decided_by for c in wrong] == ["detector:role"]
     assert "Quayside Services Ltd" in wrong[0].explanation and "Pellow Harbour Office" in wrong[0].explanation
+
+
+RESTORATION = (
+    "Kelby Mill restoration. The two-year project, funded by the Arden Heritage Fund, is led by Dr Maya Rowe, the "
+    "trust's conservation manager. Volunteer days are organised by the Kelby Mill Society. "
+    "Judge of the photo competition: Alan Pike."
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [
+        # The clause cut from its sentence tells the project's funder: read after the claim it belongs to.
+        ("Dr Maya Rowe leads the two-year project, which is funded by the Kelby Mill Society.", "hallucinated"),
+        ("Dr Maya Rowe leads the two-year project, which is funded by the Arden Heritage Fund.", "faithful"),
+        # A clause with a subject of its own is read alone.
+        ("Dr Maya Rowe leads the two-year project, and the photo competition is judged by Alan Pike.", "faithful"),
+    ],
+)
+def test_a_relative_clause_cut_from_its_claim_credits_the_deed_of_what_it_follows(answer: str, label: str) -> None:
+    assert ragaudit.audit(answer, [RESTORATION]).label == label

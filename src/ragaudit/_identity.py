@@ -225,6 +225,9 @@ _REPORTS_RE = re.compile(
 )
 _DEED_UNSAID_RE = re.compile(f"{_DEED_PRONOUN_RE.pattern}|{_REPORTS_RE.pattern}|{DENIAL_RE.pattern}", re.IGNORECASE)
 """A place that may speak of the claim's party unnamed ("she"), reports speech, or denies the deed ("does not provide")."""
+_RELATIVE_RE = re.compile(r"(?:which|who|whom|whose|that)\b", re.IGNORECASE)
+_SUBJECTLESS_RE = re.compile(r"(?:is|are|was|were|has|have|had|will|would|can|could|may|must)\b")
+"""A clause cut from the claim before it that opens on its verb ("is funded by N" of "…, which is funded by N")."""
 _ADDRESSEE_RE = r"\b(?:dear|hi|hello)\s+(?:\w+\s+)?"
 MAX_DEED_CLAUSES = 512
 """Source clauses read for the one that tells a claim's deed (bounded work on a request of many sources)."""
@@ -335,6 +338,7 @@ def misplaced_deed(claim: str, sources: tuple[str, ...]) -> str | None:
     read, same = deeds.clauses, deeds.same
     # The roles the claim names, not as a title of a name ("Leah Brennan, the hygienist,").
     roles = {p for _, p in titled(claim[:MAX_CHARS], named) if p.startswith(ROLE)}
+    before: frozenset[str] = frozenset()
     for part in _PART_RE.split(claim[:MAX_CHARS])[:MAX_CLAUSES]:
         # The claim credits the deed to the party that acts in it, else to the one it sends the reader to ("report it
         # to N", "N's job"); a possessor is the party of what it owns ("the Wheelchair Service's engineers").
@@ -343,8 +347,15 @@ def misplaced_deed(claim: str, sources: tuple[str, ...]) -> str | None:
         acting = {p for start, end, p in marked if _acts(part, start, end)}
         ours = acting or {p for start, end, p in marked if _addressed(part, start, end)}
         content = roots(part, deeds.names | frozenset(w for f in forms for w in f.lower().split()))
-        if len(ours) == 1 and not acting and content and (routed := _misrouted(part, min(ours), content, deeds)):
+        relative = _RELATIVE_RE.match(part) is not None
+        # Whom a relative clause's subject contacts is no one the reader is sent to ("…, who contacts N").
+        routed = (
+            len(ours) == 1 and not acting and content and not relative and _misrouted(part, min(ours), content, deeds)
+        )
+        if routed:
             return routed
+        # A relative clause tells of what the part before it names ("the orchid project, which is funded by N").
+        content, before = (content | before if relative else content), content
         if len(ours) != 1 or len(content) < 2:
             continue
         (party,) = ours
@@ -424,3 +435,15 @@ _SENDING = roots(
     frozenset(),
 )
 """Roots of the verbs that send the reader to a party: what a clause sends about is its other words."""
+
+
+def deed_in_context(before: str, claim: str, sources: tuple[str, ...]) -> str | None:
+    """:func:`misplaced_deed` of a clause cut from the claim before it ("…, which is funded by N"), read after it:
+    only what the clause adds (its party named in it, the claim before it read alone found nothing)."""
+    if not _SUBJECTLESS_RE.match(claim):
+        return None  # a clause with a subject of its own ("…, and the judging was done by N") is read alone
+    found = misplaced_deed(f"{before.rstrip(' ,;')}, which {claim}", sources)
+    if found is None or misplaced_deed(before, sources) is not None:
+        return None
+    said = found.split("'")[1] if found.count("'") >= 2 else ""
+    return found if said and said in claim and said not in before else None

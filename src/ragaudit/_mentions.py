@@ -218,3 +218,9 @@ def words_around(text: str, name: str, words: int = 4) -> set[str]:
     before = re.findall(r"[^\W\d_]+", text[max(0, at - 80) : at])[-words:]
     after = re.findall(r"[^\W\d_]+", text[at + len(name) : at + len(name) + 80])[:words]
     return extract(" ".join(before)).stems | extract(" ".join(after)).stems
+
+
+def particular(text: str) -> bool:
+    """Whether a text states a figure, a date or a name: what a clause asserts on its own, whatever its context."""
+    slots = extract(text)
+    return bool(slots.quantities or slots.dates or slots.names)

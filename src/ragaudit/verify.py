@@ -38,7 +38,8 @@ from ragaudit._certainty import (
 )
 from ragaudit._denials import forbidden_things, polarity_clash
 from ragaudit._figures import FigurePool, working_days_read
-from ragaudit._mentions import counts_list, novel_literals, novel_name, refers_back, share_in_words
+from ragaudit._identity import deed_in_context
+from ragaudit._mentions import counts_list, novel_literals, novel_name, particular, refers_back, share_in_words
 from ragaudit._reckoning import WORKED_ACROSS, itemised, read_pool, reckoned
 from ragaudit._slot_data import MONEY, WORKING_OUT, Quantity
 from ragaudit._text import LIGHT_WORDS, stem
@@ -97,12 +98,6 @@ _FIGURE_SIGNALS = frozenset({"number", "added detail", "model"})
 """Signals a figure may have decided: a claim they flagged is read again when it states an itemised total."""
 _PER_CLAIM = 6
 """Units embedded per claim in a larger index: its best lexical candidates (embedding is most of the cost)."""
-
-
-def _particular(text: str) -> bool:
-    """Whether a text states a figure, a date or a name: what a clause asserts on its own, whatever its context."""
-    slots = extract(text)
-    return bool(slots.quantities or slots.dates or slots.names)
 
 
 class Verifier:
@@ -197,6 +192,12 @@ class Verifier:
         # name of its own, it is read again after that clause, as context only; only a supported reading counts.
         for i in range(1, len(alignments)) if self.learned else ():
             before, claim, result = alignments[i - 1].claim, alignments[i].claim, results[i]
+            joined = self.detectors and result.status == "supported" and claim.start - before.end <= _CLAUSE_GAP
+            if joined and (deed := deed_in_context(before.text, claim.text, tuple(s.text for s in index.sources))):
+                found, p = [Mismatch("role", deed)], max(result.probability, 0.8)  # "a project, which is run by N"
+                results[i] = replace(result, status="contradicted", signal="role", detail=deed, mismatches=found)
+                results[i].probability = p
+                continue
             if (
                 result.status == "supported"
                 or result.signal != "model"
@@ -213,7 +214,7 @@ class Verifier:
                 align(context, index), index, vector, pool, all_text, novelty, given, known_text, embedded, earliers[i]
             )
             # A figure of the clause is still checked in context ("30 m long, which is just under 100 feet").
-            if again.status == "supported" and (again.signal == "model" or _particular(claim.text)):
+            if again.status == "supported" and (again.signal == "model" or particular(claim.text)):
                 results[i] = replace(result, status="supported", probability=again.probability, detail=IN_CONTEXT)
         return results
 
