@@ -472,3 +472,23 @@ TOURS = "We run three tours: the Cellar Tour, the Garden Walk and the Vineyard T
 )
 def test_all_of_a_count_where_the_source_tells_it_of_fewer(claim: str, source: str, caught: bool) -> None:
     assert (verdict(claim, f"{TOURS} {source}")[1] == "detector:quantifier") is caught
+
+
+DIVING = (
+    "Flying after diving. After a single dive, wait at least 12 hours before flying. Diving on enriched air (nitrox) "
+    "does not shorten these intervals. Tell your guide about your flight."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "caught"),
+    [
+        # The denied verb, of a thing only that sentence names: two words are enough.
+        ("Breathing nitrox shortens those waiting times.", True),
+        ("Nitrox doesn't make those waiting times any shorter.", False),
+        # A word many sentences use names nothing in particular.
+        ("Your guide shortens the briefing before flying.", False),
+    ],
+)
+def test_a_verb_denied_of_a_thing_only_one_sentence_names(claim: str, caught: bool) -> None:
+    assert (verdict(claim, DIVING)[1] == "detector:negation") is caught

@@ -93,7 +93,17 @@ def polarity_clash(
             # a condition follows it ("not required in scissor lifts, unless …").
             denied = extract(denied_proposition(part)) if asserted else None
             restated = bool(denied and denied.negated_heads) and len(shared) >= 2
-            if (len(shared) < max(3, most) and not whole and not restated) or theirs.question:
+            # A verb the clause denies in so many words that the claim states of a thing only that sentence names
+            # ("nitrox does not shorten these intervals" against "breathing nitrox shortens those waiting times").
+            plain = (
+                _VERBAL_DENIAL_RE.search(part) is not None
+                and len(shared) == 2
+                and most <= 2
+                and not (claim.negated_heads or claim.negated)
+                and bool(shared & theirs.negated_heads)
+                and all(_sentences_with(w, tuple(sources)) <= 1 for w in shared - theirs.negated_heads)
+            )
+            if (len(shared) < max(3, most) and not whole and not restated and not plain) or theirs.question:
                 continue
 
             def enough(head: str, theirs: Slots = theirs, shared: set[str] = shared, whole: bool = whole) -> bool:
@@ -106,7 +116,11 @@ def polarity_clash(
             # "Not required to tell" clashes only with "must tell", not with "may tell".
             if not claim.negated_heads and not claim.negated:
                 for head in sorted(theirs.negated_heads - claim.nominal - claim.hypothetical):
-                    if head in claim.stems and enough(head) and (head not in theirs.denied_duties or claim.certain):
+                    if (
+                        head in claim.stems
+                        and (enough(head) or plain)
+                        and (head not in theirs.denied_duties or claim.certain)
+                    ):
                         return head, True
             reworded = _denied_in_other_words(denied, claim, asserted) if denied else None
             if reworded:
@@ -144,6 +158,18 @@ def _shared_figures(claim: Slots, theirs: Slots) -> set[str]:
     return {
         f"#{d}:{v}" for d, v in mine if any(p.dimension == d and math.isclose(p.value, v) for p in theirs.quantities)
     }
+
+
+@lru_cache(maxsize=8)  # one request's sources, read once for all its claims
+def _sentence_stems(sources: tuple[str, ...]) -> tuple[frozenset[str], ...]:
+    """The stems of each sentence of ``sources`` (at most :data:`MAX_DENYING_SENTENCES` sentences read)."""
+    sentences = [s for text in sources for s in _SENTENCE_RE.split(text[:MAX_CHARS])[:64]][:MAX_DENYING_SENTENCES]
+    return tuple(frozenset(extract(s).stems) for s in sentences)
+
+
+def _sentences_with(word: str, sources: tuple[str, ...]) -> int:
+    """In how many sentences of ``sources`` the stem ``word`` occurs: a word of one sentence names what it tells."""
+    return sum(word in stems for stems in _sentence_stems(sources))
 
 
 @lru_cache(maxsize=8)  # one request's sources, read once for all its claims
