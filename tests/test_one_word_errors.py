@@ -78,7 +78,8 @@ def test_a_party_named_in_its_own_sentence_is_not_misplaced() -> None:
 RULES = (
     "Marina rules, section 4. 4.1 Lifejackets are recommended but not compulsory on the pontoons. "
     "4.2 Berth holders must moor with two bow lines. "
-    "4.3 For boats over 12 metres, a pump-out may be required after an inspection."
+    "4.3 For boats over 12 metres, a pump-out may be required after an inspection. "
+    "4.4 Visitors are encouraged, but not required, to log their passage plan with the harbour office."
 )
 
 
@@ -90,6 +91,8 @@ RULES = (
         ("Boats over 12 metres must have a pump-out.", True),
         ("Lifejackets are advised on the pontoons but are not compulsory.", False),
         ("Berth holders have to moor with two bow lines.", False),
+        # "Encouraged, but not required": the denied duty qualifies the advice, no contrast of two things.
+        ("Visitors are required to log a passage plan with the harbour office.", True),
     ],
 )
 def test_a_duty_where_the_source_only_advises_is_a_modality_error(claim: str, caught: bool) -> None:

@@ -386,7 +386,12 @@ _HEDGED_DUTY_RE = re.compile(
     r"\b(?:may|might|could|can)\s++(?:[a-z]++\s++){0,2}?(?:required|mandatory|compulsory|obliged|needed)\b",
     re.IGNORECASE,
 )
-_CONTRASTED_RE = re.compile(r",\s*+(?=(?:but|although|though|while|whereas|yet)\s)")
+_CONTRASTED_RE = re.compile(
+    r",\s*+(?=(?:but|although|though|while|whereas|yet)\s)"
+    r"(?!but\s++not\s++(?:required|compulsory|mandatory|obligatory|essential|necessary|needed)\b)"
+)
+"""Contrasted parts of a sentence ("Insurance is optional, but a deposit is required"); not a duty denied beside
+the advice it qualifies ("encouraged, but not required, to run the check")."""
 MIN_DUTY_SHARED = 2
 """Words besides the modal words a clause of the source must share with a claim (all of a shorter one's) to be
 about its duty."""
