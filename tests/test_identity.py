@@ -176,6 +176,8 @@ RESTORATION = (
         # The clause cut from its sentence tells the project's funder: read after the claim it belongs to.
         ("Dr Maya Rowe leads the two-year project, which is funded by the Kelby Mill Society.", "hallucinated"),
         ("Dr Maya Rowe leads the two-year project, which is funded by the Arden Heritage Fund.", "faithful"),
+        # A relative clause after a party tells of that party.
+        ("The two-year project is led by Dr Maya Rowe, who is supported by the Kelby Mill Society.", "faithful"),
         # A clause with a subject of its own is read alone.
         ("Dr Maya Rowe leads the two-year project, and the photo competition is judged by Alan Pike.", "faithful"),
     ],

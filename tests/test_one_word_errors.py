@@ -495,3 +495,15 @@ DIVING = (
 )
 def test_a_verb_denied_of_a_thing_only_one_sentence_names(claim: str, caught: bool) -> None:
     assert (verdict(claim, DIVING)[1] == "detector:negation") is caught
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # The next sentence states the verb of the thing again, unnamed ("It covers …").
+        ("The policy covers fire and theft.", "This policy does not cover flood damage. It covers fire and theft."),
+        ("The filter removes chlorine and lead.", "The filter does not remove fluoride. It removes chlorine and lead."),
+    ],
+)
+def test_a_verb_the_sources_also_state_of_the_thing_is_no_clash(claim: str, source: str) -> None:
+    assert verdict(claim, source)[0] == "supported"

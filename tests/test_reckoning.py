@@ -288,13 +288,18 @@ FERRY = (
 )
 
 
+FIRST = "The timetable ends the summer service on Sunday 28 September. "
+
+
 @pytest.mark.parametrize(
     ("answer", "caught"),
     [
-        ("The FAQ has the last crossing a week later, on Sunday 5 October.", False),
-        ("The FAQ has the last crossing two weeks later, on Sunday 5 October.", True),
+        (FIRST + "The FAQ has the last crossing a week later, on Sunday 5 October.", False),
+        (FIRST + "The FAQ has the last crossing two weeks later, on Sunday 5 October.", True),
         # A date the length itself moves to is no anchor: 12 October is stated nowhere.
-        ("The FAQ has the last crossing a week later, on Sunday 12 October.", True),
+        (FIRST + "The FAQ has the last crossing a week later, on Sunday 12 October.", True),
+        # "Later" counts from a date the answer gave before: here none.
+        ("The FAQ has the last crossing a week later, on Sunday 5 October.", True),
     ],
 )
 def test_a_length_said_to_move_a_stated_date_to_another(answer: str, caught: bool) -> None:
@@ -310,3 +315,19 @@ def test_a_length_said_to_move_a_stated_date_to_another(answer: str, caught: boo
 )
 def test_weekdays_are_working_days(answer: str, caught: bool) -> None:
     assert flagged(answer, "Fast-track course: 20 hours of tuition over 10 weekdays, two hours a day.") is caught
+
+
+@pytest.mark.parametrize(
+    ("answer", "caught"),
+    [
+        # "After" counts from the date the source gives beside the words after it, not from any other.
+        ("The coast trip on Thursday 19 September is a week after parents' evening.", False),
+        ("The coast trip on Thursday 19 September is a week after the start of term.", True),
+    ],
+)
+def test_a_length_after_a_named_event_counts_from_its_date(answer: str, caught: bool) -> None:
+    source = (
+        "School calendar. Autumn term starts on Monday 2 September. Parents' evening is on Thursday 12 September. "
+        "The Year 6 trip to the coast is on Thursday 19 September."
+    )
+    assert flagged(answer, source) is caught

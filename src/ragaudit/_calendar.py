@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from itertools import combinations
 
 from ragaudit._mentions import words_around
 from ragaudit._text import RECORD_FIELD_RE, SENTENCE_BREAK_RE
@@ -169,20 +168,26 @@ def date_span(q: Quantity, own: Sequence[Date], sources: Sequence[str]) -> bool:
     return False
 
 
-_SHIFT_RE = re.compile(r"\s*+(?:later|earlier|after|before|sooner)\b", re.IGNORECASE)
-MAX_TIMES = 12
-"""Clock times read for the gap a length of time gives (bounded work: 66 pairs)."""
+_SHIFT_RE = re.compile(r"\s*+(later|earlier|sooner|after|before)\b", re.IGNORECASE)
+_REFERENCE_RE = re.compile(r"[^\W\d_][\w'’-]*+")
 
 
-def shift_told(q: Quantity, text: str, dates: Sequence[Date], known: Sequence[Date], times: Sequence[int]) -> bool:
-    """Whether length ``q``, said to move something later or earlier ("a week later, on Sunday 19 April", "half an
-    hour earlier"), is the gap between a date of the claim that is ``known`` and another known one, or between two
-    clock ``times`` (minutes after midnight) of the claim and the passages about it."""
-    if q.dimension != "time" or not _SHIFT_RE.match(text, q.end):
+def shift_told(q: Quantity, text: str, dates: Sequence[Date], sources: Sequence[str], earlier_days: set[float]) -> bool:
+    """Whether length ``q``, said to move something later or earlier, is the gap between a date of the claim that a
+    source states and the date it is counted from: one a source gives beside the words after "after"/"before" ("a
+    week after *the start of term*"), or, after "later"/"earlier", one the answer gave before it (``earlier_days``:
+    the figures of its earlier claims; "the FAQ puts it a week later, on Sunday 19 April")."""
+    shift = _SHIFT_RE.match(text, q.end) if q.dimension == "time" else None
+    if shift is None:
         return False
-    # The claim's date must be a known one itself: a date the length moves it to is no anchor of its own.
-    anchored = [d for d in dates[:MAX_DATES] if any(same_date(d, k) for k in known[:MAX_DATES])]
-    if any(date_derived(d, [k for k in known if not same_date(k, d)], [q]) for d in anchored):
-        return True
-    minutes = q.value / 60
-    return any(abs(abs(a - b) - minutes) < 0.5 for a, b in combinations(sorted(times)[:MAX_TIMES], 2))
+    told = [(s, extract(s)) for t in sources for s in SENTENCE_BREAK_RE.split(t[:MAX_CHARS])[:64]][:MAX_SPAN_GROUPS]
+    stated = [d for _, slots in told for d in slots.dates]
+    if shift[1].lower() in ("after", "before"):
+        words = _REFERENCE_RE.findall(text[shift.end() : shift.end() + 60])[:6]
+        reference = extract(" ".join(words)).stems
+        known = [d for _, slots in told if reference & slots.stems for d in slots.dates]
+    else:
+        known = [d for d in stated if d.day in earlier_days]
+    # The claim's date must be a stated one itself: a date the length moves it to is no anchor of its own.
+    anchored = [d for d in dates[:MAX_DATES] if any(same_date(d, k) for k in stated[:MAX_DATES])]
+    return any(date_derived(d, [k for k in known if not same_date(k, d)], [q]) for d in anchored)

@@ -101,7 +101,9 @@ def polarity_clash(
                 and most <= 2
                 and not (claim.negated_heads or claim.negated)
                 and bool(shared & theirs.negated_heads)
-                and all(_sentences_with(w, tuple(sources)) <= 1 for w in shared - theirs.negated_heads)
+                # The thing and the verb both told in that sentence alone: "It covers fire and theft" after "This
+                # policy does not cover flood damage" states the verb of the thing again, unnamed.
+                and all(_sentences_with(w, tuple(sources)) <= 1 for w in shared)
             )
             if (len(shared) < max(3, most) and not whole and not restated and not plain) or theirs.question:
                 continue

@@ -226,6 +226,8 @@ _REPORTS_RE = re.compile(
 _DEED_UNSAID_RE = re.compile(f"{_DEED_PRONOUN_RE.pattern}|{_REPORTS_RE.pattern}|{DENIAL_RE.pattern}", re.IGNORECASE)
 """A place that may speak of the claim's party unnamed ("she"), reports speech, or denies the deed ("does not provide")."""
 _RELATIVE_RE = re.compile(r"(?:which|who|whom|whose|that)\b", re.IGNORECASE)
+_ENDS_ON_NAME_RE = re.compile(r"\b[A-Z][\w.&'’-]*+[\s,;]*+$")
+"""A part that ends on a capitalised word: a party a relative clause after it tells of ("run by the County FA")."""
 _SUBJECTLESS_RE = re.compile(r"(?:is|are|was|were|has|have|had|will|would|can|could|may|must)\b")
 """A clause cut from the claim before it that opens on its verb ("is funded by N" of "…, which is funded by N")."""
 _ADDRESSEE_RE = r"\b(?:dear|hi|hello)\s+(?:\w+\s+)?"
@@ -354,8 +356,12 @@ def misplaced_deed(claim: str, sources: tuple[str, ...]) -> str | None:
         )
         if routed:
             return routed
-        # A relative clause tells of what the part before it names ("the orchid project, which is funded by N").
-        content, before = (content | before if relative else content), content
+        # A relative clause tells of what the part before it names ("the orchid project, which is funded by N"),
+        # unless that part ends on a party, which the clause then tells of ("run by the County FA, which is …").
+        content, before = (
+            (content | before if relative else content),
+            frozenset() if _ENDS_ON_NAME_RE.search(part) else content,
+        )
         if len(ours) != 1 or len(content) < 2:
             continue
         (party,) = ours
@@ -440,8 +446,8 @@ _SENDING = roots(
 def deed_in_context(before: str, claim: str, sources: tuple[str, ...]) -> str | None:
     """:func:`misplaced_deed` of a clause cut from the claim before it ("…, which is funded by N"), read after it:
     only what the clause adds (its party named in it, the claim before it read alone found nothing)."""
-    if not _SUBJECTLESS_RE.match(claim):
-        return None  # a clause with a subject of its own ("…, and the judging was done by N") is read alone
+    if not _SUBJECTLESS_RE.match(claim) or _ENDS_ON_NAME_RE.search(before):
+        return None  # a clause with a subject of its own ("…, and the judging was done by N"), or of a party named last
     found = misplaced_deed(f"{before.rstrip(' ,;')}, which {claim}", sources)
     if found is None or misplaced_deed(before, sources) is not None:
         return None

@@ -168,13 +168,16 @@ def restricted(claim: str, window: str) -> str | None:
     counted = _COUNT_RE.match(claim, claim.find(word) + len(word)) if word.lower() == "all" else None
     total = _count(counted.group().strip().lower()) if counted else None
     parts = _PART_RE.split(text)[:64]
-    # A part telling it of all of them, as closely, answers one that names fewer ("All three are wheelchair
-    # accessible" before the two that "include a tasting").
-    told = max((_told_of_all(part, total, mine.stems) for part in parts), default=0) if total else 0
+    noun = _WORD_AFTER_RE.match(claim, counted.end()) if counted else None
+    whole = (
+        rf"\b{re.escape(counted.group().strip())}\s++(?:[\w'’-]++\s++)?{re.escape(noun[1][:4])}"
+        if counted and noun
+        else ""
+    )
+    listed = _fewer_listed(parts, total, mine.stems - {stem(word.lower())}, whole) if total and counted else None
+    if listed and counted:
+        return f"'{word}{counted.group()}' where the source names only {listed}"
     for part in parts:
-        listed = _fewer_named(part, total, mine.stems - {stem(word.lower())}, told) if total else None
-        if listed:
-            return f"'{word}{counted.group() if counted else ''}' where the source names only {listed}"
         at = max(at, text.find(part, at))
         m = weaker.search(_IDIOMS.sub(" ", _APPROX_SOME_RE.sub(" ", part)))
         share = None if m else _share_below(part, kind)
@@ -202,28 +205,44 @@ def restricted(claim: str, window: str) -> str | None:
     return None
 
 
-def _told_of_all(part: str, total: float, stems: set[str]) -> int:
-    """How many of the claim's words ``stems`` a part shares that tells of all ``total`` of them (a universal word, or
-    as many names); 0 for any other part."""
-    theirs = extract(part)
-    return len(stems & theirs.stems) if strength(part) is not None or len(theirs.names) >= total else 0
-
-
 _CALENDAR_WORDS = frozenset(LEXICON["months"]) | frozenset(LEXICON["cues"]["weekdays"])
 """Capitalised words that name no one ("Thursdays")."""
 
 
-def _fewer_named(part: str, total: float, stems: set[str], told: int) -> str | None:
-    """The named ones, fewer than ``total`` but at least two, that a part sharing two of the claim's other words
-    ``stems`` (one outside the names), and more than any part telling of all (``told``), tells its predicate of ("The
-    Cellar Tour and the Garden Walk are wheelchair accessible")."""
-    theirs = extract(part)
-    names = [n for k, n in theirs.names.items() if k.removesuffix("s") not in _CALENDAR_WORDS]
-    name_stems = {stem(w.lower()) for n in names for w in re.findall(r"[^\W\d_]+", n)}
-    shared = stems & theirs.stems
-    if not 2 <= len(names) < total or len(shared) < max(2, told + 1) or not shared - name_stems:
+def _named(part: str) -> list[str]:
+    """The names a part gives, as written (no month or weekday)."""
+    return [n for k, n in extract(part).names.items() if k.removesuffix("s") not in _CALENDAR_WORDS]
+
+
+def _fewer_listed(parts: list[str], total: float, stems: set[str], whole: str) -> str | None:
+    """The named ones of a list of ``total`` (a part naming that many: "three tours: the Cellar Tour, the Garden Walk
+    and the Vineyard Trek", or one naming some with the ``whole`` counted: "of our three tours, the Cellar Tour and
+    …") that a part sharing two of the claim's other words ``stems`` (one outside the names)
+    tells its predicate of, at least two but fewer than all ("The Cellar Tour and the Garden Walk are wheelchair
+    accessible"); none where the parts telling it, or a universal word, cover the list."""
+    named = [_named(part) for part in parts]
+    lists = [set(n) for n in named if len(n) == total]
+    # "Of our three tours, the Cellar Tour and the Tasting Masterclass are …": the part names the whole itself.
+    counting = re.compile(whole, re.IGNORECASE) if whole else None
+    lists += [{*n, whole} for part, n in zip(parts, named, strict=True) if counting and counting.search(part)]
+    if not lists:
         return None
-    return " and ".join(f"'{n}'" for n in names)
+    covered: set[str] = set()
+    fewer: list[list[str]] = []
+    for part, names in zip(parts, named, strict=True):
+        theirs = extract(part)
+        shared = stems & theirs.stems
+        name_stems = {stem(w.lower()) for n in names for w in re.findall(r"[^\W\d_]+", n)}
+        if len(shared) < 2 or not shared - name_stems or len(names) == total:
+            continue
+        if strength(part) is not None:
+            return None  # "All three are wheelchair accessible"
+        covered.update(names)
+        if len(names) >= 2 and any(set(names) <= group for group in lists):
+            fewer.append(names)
+    if not fewer or any(group <= covered for group in lists):
+        return None
+    return " and ".join(f"'{n}'" for n in fewer[0])
 
 
 def _roots(text: str) -> frozenset[str]:

@@ -367,7 +367,7 @@ class Verifier:
             and not share_in_words(alignment.claim.text, q, [*claim.quantities, *rates])
             and not any(a <= q.start < b for a, b in derived_days)
             and not date_span(q, [*claim.dates, *(given.dates if given else [])], texts)
-            and not shift_told(q, alignment.claim.text, claim.dates, stated, sorted(near_times))
+            and not shift_told(q, alignment.claim.text, claim.dates, texts, {p.raw for p in earlier[0]})
             # The day of a date a source states is checked as a date ("19 August 2025" for "2025-08-19").
             and not any(in_date(q, [d]) and any(same_date(d, k) for k in stated) for d in claim.dates)
         ]
