@@ -226,10 +226,8 @@ _REPORTS_RE = re.compile(
 _DEED_UNSAID_RE = re.compile(f"{_DEED_PRONOUN_RE.pattern}|{_REPORTS_RE.pattern}|{DENIAL_RE.pattern}", re.IGNORECASE)
 """A place that may speak of the claim's party unnamed ("she"), reports speech, or denies the deed ("does not provide")."""
 _RELATIVE_RE = re.compile(r"(?:which|who|whom|whose|that)\b", re.IGNORECASE)
-_ENDS_ON_NAME_RE = re.compile(r"\b[A-Z][\w.&'’-]*+[\s,;]*+$")
+ENDS_ON_NAME_RE = re.compile(r"(?<![\w.&'’-])[A-Z][\w.&'’-]*+[\s,;]*+$")
 """A part that ends on a capitalised word: a party a relative clause after it tells of ("run by the County FA")."""
-_SUBJECTLESS_RE = re.compile(r"(?:is|are|was|were|has|have|had|will|would|can|could|may|must)\b")
-"""A clause cut from the claim before it that opens on its verb ("is funded by N" of "…, which is funded by N")."""
 _ADDRESSEE_RE = r"\b(?:dear|hi|hello)\s+(?:\w+\s+)?"
 MAX_DEED_CLAUSES = 512
 """Source clauses read for the one that tells a claim's deed (bounded work on a request of many sources)."""
@@ -360,7 +358,7 @@ def misplaced_deed(claim: str, sources: tuple[str, ...]) -> str | None:
         # unless that part ends on a party, which the clause then tells of ("run by the County FA, which is …").
         content, before = (
             (content | before if relative else content),
-            frozenset() if _ENDS_ON_NAME_RE.search(part) else content,
+            frozenset() if ENDS_ON_NAME_RE.search(part) else content,
         )
         if len(ours) != 1 or len(content) < 2:
             continue
@@ -441,15 +439,3 @@ _SENDING = roots(
     frozenset(),
 )
 """Roots of the verbs that send the reader to a party: what a clause sends about is its other words."""
-
-
-def deed_in_context(before: str, claim: str, sources: tuple[str, ...]) -> str | None:
-    """:func:`misplaced_deed` of a clause cut from the claim before it ("…, which is funded by N"), read after it:
-    only what the clause adds (its party named in it, the claim before it read alone found nothing)."""
-    if not _SUBJECTLESS_RE.match(claim) or _ENDS_ON_NAME_RE.search(before):
-        return None  # a clause with a subject of its own ("…, and the judging was done by N"), or of a party named last
-    found = misplaced_deed(f"{before.rstrip(' ,;')}, which {claim}", sources)
-    if found is None or misplaced_deed(before, sources) is not None:
-        return None
-    said = found.split("'")[1] if found.count("'") >= 2 else ""
-    return found if said and said in claim and said not in before else None

@@ -11,7 +11,7 @@ from typing import Any
 from ragaudit._calendar import same_date, stated_in_context
 from ragaudit._certainty import closest_clause, concludes, duty_clash, hedges_what_is_stated, keeps_hedge
 from ragaudit._figure_context import about_the_same_figure
-from ragaudit._identity import identity_swap, misplaced_deed, misplaced_party
+from ragaudit._identity import ENDS_ON_NAME_RE, identity_swap, misplaced_deed, misplaced_party
 from ragaudit._roles import name_swap, role_swap
 from ragaudit._scope import quantifiers_clash, restricted, table_exception
 from ragaudit._slot_data import Quantity
@@ -155,3 +155,19 @@ def window_mismatches(
     if roles:
         found.append(Mismatch("role", roles))
     return found
+
+
+_SUBJECTLESS_RE = re.compile(r"(?:is|are|was|were|has|have|had|will|would|can|could|may|must)\b")
+"""A clause cut from the claim before it that opens on its verb ("is funded by N" of "…, which is funded by N")."""
+
+
+def deed_in_context(before: str, claim: str, sources: tuple[str, ...]) -> str | None:
+    """:func:`misplaced_deed` of a clause cut from the claim before it ("…, which is funded by N"), read after it:
+    only what the clause adds (its party named in it, the claim before it read alone found nothing)."""
+    if not _SUBJECTLESS_RE.match(claim) or ENDS_ON_NAME_RE.search(before):
+        return None  # a clause with a subject of its own ("…, and the judging was done by N"), or of a party named last
+    found = misplaced_deed(f"{before.rstrip(' ,;')}, which {claim}", sources)
+    if found is None or misplaced_deed(before, sources) is not None:
+        return None
+    said = found.split("'")[1] if found.count("'") >= 2 else ""
+    return found if said and said in claim and said not in before else None

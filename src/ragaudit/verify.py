@@ -38,13 +38,12 @@ from ragaudit._certainty import (
 )
 from ragaudit._denials import forbidden_things, polarity_clash
 from ragaudit._figures import FigurePool, working_days_read
-from ragaudit._identity import deed_in_context
 from ragaudit._mentions import counts_list, novel_literals, novel_name, particular, refers_back, share_in_words
 from ragaudit._reckoning import WORKED_ACROSS, itemised, read_pool, reckoned
 from ragaudit._slot_data import MONEY, WORKING_OUT, Quantity
 from ragaudit._text import LIGHT_WORDS, stem
 from ragaudit._verifier_model import VerifierModel, claim_features, load_model
-from ragaudit._window_checks import loosely_related, scope_mismatches, window_mismatches
+from ragaudit._window_checks import deed_in_context, loosely_related, scope_mismatches, window_mismatches
 from ragaudit._windows import Window, candidate_windows, unit_positions, unit_vectors
 from ragaudit._working import calendar_factors, shown_working, working_voice
 from ragaudit.align import Alignment, SourceIndex, align
