@@ -193,6 +193,41 @@ def test_paraphrased_answer_has_no_gap() -> None:
     assert ab is not None and not ab.query_has_gap and ab.answer_abstained_correctly is None
 
 
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        # The ask's form ("need", "get back", "work out at per") is in no source; what it asks about is.
+        (
+            "My tenancy ended on 3 March and I returned the keys that day. How much deposit should I get back?",
+            "You should receive the full £1,200 deposit, less any deductions for damage.",
+        ),
+        ("What does the house espresso work out at per kilo in the 5 kg bag?", "The 5 kg bag comes to £21 a kilo."),
+        # "cost" is answered by the price the sources give, whatever they call it.
+        ("Does it cost anything to photograph the manuscripts?", "Photography permits are £5 a day."),
+    ],
+)
+def test_the_words_of_an_asks_form_leave_no_gap(question: str, answer: str) -> None:
+    sources = [
+        {
+            "id": "1",
+            "text": "Deposits of £1,200 are repaid within 21 days of the tenancy ending, less deductions for damage. "
+            "House espresso: £105 for a 5 kg bag. Photography permits for manuscripts are £5 a day.",
+        }
+    ]
+    ab = audit(answer, sources, question=question).abstention
+    assert ab is not None and not ab.query_has_gap
+
+
+def test_a_price_asked_of_sources_without_one_is_still_a_gap() -> None:
+    report = audit(
+        "Photographing manuscripts costs £5 a day.",
+        [{"id": "1", "text": "Readers may photograph manuscripts without flash in the reading room."}],
+        question="Does it cost anything to photograph the manuscripts?",
+    )
+    ab = report.abstention
+    assert ab is not None and ab.query_has_gap and ab.answer_abstained_correctly is False
+
+
 # --- source conflicts -------------------------------------------------------------------------
 CHEESE = [
     {"id": "a", "text": "District guidance (2024): raw-milk cheeses must be kept at 8 °C or below."},

@@ -133,6 +133,12 @@ _stem_cached = lru_cache(maxsize=200_000)(_stem)
 
 LIGHT_WORDS = frozenset(stem(w) for w in _WORDS["light_words"])
 """Generic words: they count, but little, towards a claim's coverage."""
+ASK_FRAME_WORDS = frozenset(stem(w) for w in _WORDS["ask_frame_words"])
+"""Words of a question's form ("need", "get back", "work out at per"), not of what it asks about."""
+ASK_TARGET_WORDS: dict[str, frozenset[str]] = {
+    target: frozenset(stem(w) for w in words) for target, words in _WORDS["ask_target_words"].items()
+}
+"""Per ask target (``amount``, ``number``), the words that name the kind of figure wanted."""
 
 
 def analyze(text: str) -> list[Term]:

@@ -21,7 +21,7 @@ import numpy as np
 
 from ragaudit._budget import EmbeddingBudget
 from ragaudit._source_talk import REFERRAL_RE
-from ragaudit._text import LIGHT_WORDS, analyze
+from ragaudit._text import ASK_FRAME_WORDS, ASK_TARGET_WORDS, LIGHT_WORDS, analyze
 from ragaudit.align import SourceIndex
 from ragaudit.checks._needs import Need, need_relevance, split_needs
 from ragaudit.checks._support import ClaimEvidence
@@ -85,9 +85,22 @@ def _prefixes(index: SourceIndex) -> set[str]:
     return found
 
 
-def _missing_words(need: Need, index: SourceIndex, subject: frozenset[str]) -> list[str]:
-    """Words of the ask's own (not its subject) that no source has, as written."""
-    own = {k for k in need.keys if k not in subject and k not in LIGHT_WORDS and not k.startswith(("#", "@"))}
+def _own_words(need: Need, subject: frozenset[str], typed: bool) -> set[str]:
+    """The ask's own words (not its subject's, nor its form's): those a source must hold to be about it.
+
+    Where the sources hold a figure of the kind the ask wants, the words naming that kind ("cost",
+    "how many") are answered by it, whatever the source calls it.
+    """
+    frame = ASK_FRAME_WORDS | (ASK_TARGET_WORDS.get(need.target or "", frozenset()) if typed else frozenset())
+    return {
+        k
+        for k in need.keys
+        if k not in subject and k not in LIGHT_WORDS and k not in frame and not k.startswith(("#", "@"))
+    }
+
+
+def _missing_words(need: Need, index: SourceIndex, own: set[str]) -> list[str]:
+    """The ask's own words that no source has, as written."""
     # "probation" and "probationary", "hire" and "hired" meet on a five-letter prefix.
     prefixes = _prefixes(index)
     missing = [k for k in own if k not in index.vocabulary and not (len(k) >= 5 and k[:5] in prefixes)]
@@ -168,7 +181,9 @@ def find_gaps(
     gaps: list[Gap] = []
     for j, need in enumerate(needs):
         acknowledged = j in assigned
-        missing = _missing_words(need, index, subject)
+        relevance = need_relevance(need, index, subject, embeddings=embeddings, tokens=tokens)
+        own = _own_words(need, subject, relevance.typed)
+        missing = _missing_words(need, index, own)
         missing_keys = {t.key for w in missing for t in analyze(w)}
         # A claim answers the ask it is closest to, when close in meaning or using the very words
         # of the ask that no source has ("who owns it?" … "owned by").
@@ -182,9 +197,10 @@ def find_gaps(
             and not any(a <= c.start < b for a, b in spans)
             and not REFERRAL_RE.search(c.text)
         ]
-        relevance = need_relevance(need, index, subject, embeddings=embeddings, tokens=tokens)
-        own = {k for k in need.keys - subject if k not in LIGHT_WORDS and not k.startswith(("#", "@"))}
-        unanswered = len(missing) >= MISSING_SHARE * max(1, len(own)) or not relevance.years_found
+        # "Does it cost anything?" of sources that name no price: the word for what is wanted is in none, and
+        # no figure of its kind stands where they speak of the ask's matter.
+        kind_missing = not relevance.typed and bool(missing_keys & ASK_TARGET_WORDS.get(need.target or "", frozenset()))
+        unanswered = len(missing) >= MISSING_SHARE * max(1, len(own)) or not relevance.years_found or kind_missing
         # Invented: not supported, and either the ask is beyond the sources, or no source window is
         # even about the claim, or it gives a figure no source states.
         # An answer echoes its question's words, so only an ask far beyond the sources (a year or

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ragaudit._budget import EmbeddingBudget
+from ragaudit._slot_data import MONEY
 from ragaudit._text import LIGHT_WORDS, STOPWORDS, analyze
 from ragaudit._windows import unit_vectors
 from ragaudit.align import SourceIndex
@@ -45,7 +46,6 @@ _TARGETS: tuple[tuple[str, str], ...] = (
     (rf"{_ASKS_IF_LEADING}when\b|\bwhat (?:date|year|day|month|time)\b", "date"),
     (rf"{_ASKS_IF_LEADING}(?:who|whom|whose)\b", "name"),
 )
-_NUMBER_DIMENSIONS = frozenset({"money", "percent", "time", "length", "mass", "volume", "speed", "energy", "power"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +141,7 @@ def split_needs(question: str) -> list[Need]:
 def _has_target(text: str, target: str) -> bool:
     slots = extract(text)
     if target == "amount":
-        return any(q.dimension in ("money", None) for q in slots.quantities) or "free" in text.lower()
+        return any(q.dimension in MONEY or q.dimension is None for q in slots.quantities) or "free" in text.lower()
     if target == "number":
         return bool(slots.quantities or slots.times) or bool(
             re.search(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b", text, re.I)
