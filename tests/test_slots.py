@@ -91,6 +91,9 @@ def test_figures_are_read_with_their_units(text: str, expected: list[tuple[str, 
         ("a crack over a quarter of an inch", "cracks longer than 6.35 mm"),
         ("the tank holds 2.5 million litres", "a tank of 2,500 m³"),
         ("wait three-quarters of an hour", "wait at least 45 minutes"),
+        ("wait three quarters of an hour", "wait at least 45 minutes"),
+        ("the dog weighs about 3 stone", "the dog weighs 19 kg"),
+        ("it weighs around 2.2 pounds", "it weighs 1 kg"),
         ("stored at −4 °F in the vault", "kept at -20 °C in the vault"),
         ("frozen at 40 degrees Fahrenheit below zero", "frozen at −40 °C"),
     ],
@@ -388,6 +391,10 @@ def test_a_hedge_in_the_next_quoted_sentence_hedges_nothing_here() -> None:
         ("The taps are due to be replaced in summer.", False),
         ("The late finish was down to a signal fault.", True),
         ("With the discount the fare comes down to €18.50.", False),
+        ("The delay is largely down to staffing.", True),
+        ("Delays were put down to staff shortages.", True),
+        ("You can't go down to the vehicle deck to check on it.", False),
+        ("The price is down to about £5.", False),
     ],
 )
 def test_causal_cues(text: str, causal: bool) -> None:
@@ -859,6 +866,13 @@ def test_conversions_read_in_base_units(text: str, value: float, dimension: str)
     first = extract(text).quantities[0]
     assert first.dimension == dimension
     assert first.value == pytest.approx(value, rel=1e-6)
+
+
+def test_a_fraction_counts_as_one_only_of_a_unit() -> None:
+    # "one third of the toilets" is a share of a count the claim reads elsewhere; "two thirds of a mile" a length.
+    assert figures("two thirds of a mile")[0][1] == "length"
+    assert extract("one third of the required toilets").quantities[0].raw == 1.0
+    assert extract("It costs 2.2 pounds.").quantities[0].dimension == "gbp"
 
 
 def test_a_bar_of_soap_is_no_pressure() -> None:

@@ -14,7 +14,6 @@ from collections.abc import Iterator, Sequence
 from ragaudit._slot_data import (
     ADVICE_VERBS,
     CAUSAL,
-    CAUSAL_IDIOMS,
     CAUSAL_PHRASE_RE,
     CAUSAL_PHRASES,
     CERTAIN,
@@ -22,6 +21,7 @@ from ragaudit._slot_data import (
     LEXICON,
     MONEY,
     UNKNOWN_PHRASES,
+    causal_plain,
     words_re,
 )
 from ragaudit._text import STOPWORDS, stem
@@ -210,9 +210,7 @@ _COORDINATION_RE = re.compile(r",\s(?:and|but|while|whereas|so)\s|;\s")
 def causal_sides(text: str) -> tuple[str, str] | None:
     """The claim's text before and after its first causal cue ("X *because* Y"), if it has one."""
     lowered = text[:MAX_CHARS].lower()
-    plain = lowered
-    for idiom in CAUSAL_IDIOMS:
-        plain = plain.replace(idiom, " " * len(idiom))
+    plain = causal_plain(lowered)
     cuts = [m.span() for m in re.finditer(r"[^\W\d_]+", plain) if m.group() in CAUSAL]
     cuts += [m.span() for m in [CAUSAL_PHRASE_RE.search(plain)] if m]
     if not cuts:

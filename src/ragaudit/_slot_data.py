@@ -75,6 +75,21 @@ CAUSAL_WHY_RE = re.compile(r"\b(?:that's|that’s|that\s{1,3}is|which\s{1,3}is|t
 CAUSAL_IDIOMS: tuple[str, ...] = tuple(LEXICON["cues"]["causal_idioms"])
 UNKNOWN_PHRASES: tuple[str, ...] = tuple(LEXICON["cues"]["unknown_phrases"])
 
+# "Down to" names a cause after a form of "be" or a share ("the rise is largely down to demand"); before a
+# figure it is a fall ("comes down to £384"), after a verb of motion a place ("go down to check on it").
+_DOWN_TO_RE = re.compile(
+    r"\b(?:(is|was|are|were|'s|’s|be|been|being|put|largely|mostly|partly|mainly|entirely|chiefly|all|simply|purely) )?"
+    r"down to\b( (?:(?:about|around|roughly|just|only|under|below) )?[£$€¥]?\d)?"
+)
+
+
+def causal_plain(lowered: str) -> str:
+    """``lowered`` with the phrases that contain a causal cue but state no cause blanked out (same length)."""
+    plain = lowered
+    for idiom in CAUSAL_IDIOMS:
+        plain = plain.replace(idiom, " " * len(idiom))
+    return _DOWN_TO_RE.sub(lambda m: m.group() if m.group(1) and not m.group(2) else " " * len(m.group()), plain)
+
 
 @dataclass(frozen=True, slots=True)
 class Quantity:

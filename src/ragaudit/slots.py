@@ -33,6 +33,7 @@ from ragaudit._polarity import read_polarity
 from ragaudit._slot_data import Date, Quantity, Slots
 from ragaudit._text import LIGHT_WORDS, STOPWORDS, stem
 from ragaudit._textcache import text_cache
+from ragaudit._units import fraction_of_unit, unit_at
 
 __all__ = ["MAX_CHARS", "Date", "Quantity", "Slots", "extract"]
 
@@ -55,10 +56,6 @@ MAX_CHARS = 20_000
 """Characters of one text read for slots (units and claims are sentences; the rest is bounded work)."""
 
 
-# "Down to" before a figure is a fall ("comes down to £384"), not a cause ("the rise is down to demand").
-_DOWN_TO_FIGURE_RE = re.compile(r"\bdown to (?=[£$€¥]?\d|(?:about|around|roughly|just|only|under|below) [£$€¥]?\d)")
-
-
 @text_cache(max_chars=4_000_000, max_entries=20_000)
 def extract(text: str) -> Slots:
     """The slots of ``text`` (cached, within 4,000,000 characters of texts: sources are read once per batch)."""
@@ -77,10 +74,7 @@ def extract(text: str) -> Slots:
     slots.hedged = slots.hedge_word or "up to" in lowered
     # "not proven", "rather than something proven", "never confirmed": a certainty denied is a hedge, not a claim.
     slots.certain = any(w in lex.CERTAIN and not _DENIERS & set(words[max(0, i - 3) : i]) for i, w in enumerate(words))
-    plain = lowered
-    for idiom in lex.CAUSAL_IDIOMS:
-        plain = plain.replace(idiom, " ")
-    plain = _DOWN_TO_FIGURE_RE.sub(" ", plain)
+    plain = lex.causal_plain(lowered)
     why = lex.CAUSAL_WHY_RE.search(lowered) is not None  # read before the idioms: "so that's why" gives a reason
     slots.causal = why or any(w in lex.CAUSAL for w in words) or lex.CAUSAL_PHRASE_RE.search(plain) is not None
     read_polarity(text[:MAX_CHARS], tokens, slots)
@@ -168,48 +162,12 @@ _FRACTIONS = frozenset(
         "one-half",
     }
 )
-_BYTE_RATES = {"kb/s": "kilobytes per second", "mb/s": "megabytes per second", "gb/s": "gigabytes per second"}
 _PER = ("per", "a", "an")
 _AFTER_A_SECOND = ("or", "and", "of", "to", "later", "longer", "earlier", "before", "after", "per", "each")
 """Words after "a second" that keep it a length of time ("a second or two"), not the ordinal."""
 _COMPOUND = {"length": "speed", "data": "data_rate", "volume": "flow"}
 """Dimensions that, per second, minute or hour, make another ("18 nautical miles an hour" is 18 knots;
 "5 GB a month" stays an allowance)."""
-
-
-def _unit_at(tokens: list[tuple[str, str, int, int]], j: int) -> tuple[str | None, int]:
-    """The unit starting at token ``j`` (and how many tokens it takes)."""
-    if j >= len(tokens):
-        return None, 0
-    first = tokens[j][1].lower()
-    if first == "g" and tokens[j][1] == "G":
-        return None, 0  # "5G", "4G": a network generation, never grams (written "g")
-    if j + 2 < len(tokens) and tokens[j + 1][1] == "/":
-        pair = f"{first}/{tokens[j + 2][1].lower()}"
-        if tokens[j][1].endswith("B") and pair in _BYTE_RATES:
-            return _BYTE_RATES[pair], 3  # "MB/s" is bytes, "Mb/s" bits
-        if pair in lex.UNITS:
-            return pair, 3
-        if first in lex.UNITS and tokens[j + 2][0] == "word":
-            return first, 3  # "7.8 t/ha": a rate per something; compare the numerator
-    if first == "/" and j + 1 < len(tokens):
-        per = tokens[j + 1][1].lower()
-        if per in lex.UNITS and lex.UNITS[per][0] == "time":
-            return f"/{per}", 2
-    if j + 2 < len(tokens):
-        three = f"{first} {tokens[j + 1][1].lower()} {tokens[j + 2][1].lower()}"
-        if three in lex.UNITS:
-            return three, 3  # "miles per hour"
-    if j + 1 < len(tokens):
-        two = f"{first} {tokens[j + 1][1].lower()}"
-        if two in lex.UNITS:
-            return two, 2
-    if first == "°" and j + 1 < len(tokens):
-        degree = f"°{tokens[j + 1][1][:1].lower()}"
-        return (degree, 2) if degree in lex.UNITS else (None, 0)
-    if first in lex.UNITS:
-        return first, 1
-    return None, 0
 
 
 def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slots) -> None:
@@ -259,6 +217,7 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
         value: float | None = None
         currency = None
         below_zero = False
+        merged = 0
         if kind == "num":
             value = number_value(raw)
             currency = raw[0] if raw[0] in "£$€" else None
@@ -268,6 +227,11 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
         elif kind == "word":
             # "below zero" places a temperature (read with it), it states no figure of its own.
             value = None if lower == "zero" and i > 0 and tokens[i - 1][1].lower() == "below" else word_number(raw)
+            part = tokens[i + 1][1].lower() if i + 1 < n else ""
+            if f"{lower}-{part}" in _FRACTIONS and fraction_of_unit(tokens, i + 2):
+                # "three quarters of an hour" as "three-quarters of an hour": one fraction of a unit, read as one
+                # word ("one third of the toilets" stays a count and an ordinal, as it was read before).
+                lower, value, merged = f"{lower}-{part}", word_number(f"{lower}-{part}"), 1
             hyphen_unit = None
             if value is None and "-" in lower:
                 head, _, tail = lower.partition("-")
@@ -285,7 +249,7 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             if lower in ("a", "an", "another") and (i == 0 or tokens[i - 1][1].lower() not in _FRACTIONS):
                 # "an hour", "a day", "another week", "a further week": a unit with an article counts as one.
                 further = i + 1 < n and tokens[i + 1][1].lower() in lex.UNIT_MODIFIERS
-                article_unit, _ = _unit_at(tokens, i + 1 + further)
+                article_unit, _ = unit_at(tokens, i + 1 + further)
                 after_unit = tokens[i + 2][1].lower() if i + 2 < n and tokens[i + 2][0] == "word" else ""
                 ordinal = article_unit == "second" and after_unit not in ("", *_AFTER_A_SECOND)
                 # "a mile and a half": any unit with an article counts as one before a fraction of it.
@@ -318,7 +282,7 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
                 read_date(tokens, i, slots)
             i += 1
             continue
-        j = i + 1
+        j = i + 1 + merged
         if j < n and tokens[j][0] == "word" and tokens[j][3] - tokens[j][2] <= 8:
             scale_word = tokens[j][1].lower()
             if scale_word in lex.SCALES:
@@ -334,7 +298,7 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             and lower not in _FRACTIONS
             and [t[1].lower() for t in tokens[j : j + 2]] == ["and", "a"]
             and tokens[j + 2][1].lower() in ("half", "quarter")
-            and _unit_at(tokens, j + 3)[0]
+            and unit_at(tokens, j + 3)[0]
         ):
             value += 0.5 if tokens[j + 2][1].lower() == "half" else 0.25  # "four and a half hours"
             j += 3
@@ -345,9 +309,9 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             slots.quantities.append(Quantity(period, period, "period", True, start, tokens[last_token][3], raw))
             i = last_token + 1
             continue
-        unit, width = _unit_at(tokens, j)
+        unit, width = unit_at(tokens, j)
         if unit is None and j + 1 < n and tokens[j][1].lower() in lex.UNIT_MODIFIERS:
-            unit, width = _unit_at(tokens, j + 1)  # "10 further days" counts days
+            unit, width = unit_at(tokens, j + 1)  # "10 further days" counts days
             width += 1 if unit else 0
         if kind == "word" and hyphen_unit:
             unit, width = hyphen_unit, 0
@@ -355,11 +319,11 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             # "half of an hour", "an hour and a half" is read from the unit before.
             # "a quarter of an inch", "half a litre": the fraction of the unit after it.
             skip = 2 if j + 2 < n and tokens[j + 1][1].lower() in ("a", "an") else 1
-            nxt, w2 = _unit_at(tokens, j + skip)
+            nxt, w2 = unit_at(tokens, j + skip)
             if nxt and lower in _FRACTIONS and not nxt.startswith("/"):
                 unit, width = nxt, w2 + skip
         if unit is None and j + 1 < n and tokens[j][1].lower() in ("per", "a", "an", "each", "every"):
-            per_unit, per_width = _unit_at(tokens, j + 1)
+            per_unit, per_width = unit_at(tokens, j + 1)
             if per_unit and lex.UNITS[per_unit][0] == "time":
                 unit, width = f"/{per_unit}", per_width + 1
         elif (
@@ -368,18 +332,18 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             and tokens[j][0] == "word"
             and tokens[j + 1][1].lower() in ("per", "a", "an", "each", "every")
         ):
-            per_unit, per_width = _unit_at(tokens, j + 2)
+            per_unit, per_width = unit_at(tokens, j + 2)
             if per_unit and lex.UNITS[per_unit][0] == "time":
                 unit, width = f"/{per_unit}", per_width + 2
         if unit == "times" and j + 2 < n and tokens[j + 1][1].lower() in ("per", "a", "an", "each", "every"):
-            per_unit, per_width = _unit_at(tokens, j + 2)  # "three times an hour" is a rate
+            per_unit, per_width = unit_at(tokens, j + 2)  # "three times an hour" is a rate
             if per_unit and lex.UNITS[per_unit][0] == "time":
                 unit, width = f"/{per_unit}", per_width + 2
         per_time: float | None = None
         if unit and not unit.startswith("/") and lex.UNITS[unit][0] in _COMPOUND:
             k = j + width
             if k + 1 < n and tokens[k][1].lower() in _PER:
-                over, over_width = _unit_at(tokens, k + 1)
+                over, over_width = unit_at(tokens, k + 1)
                 if over and not over.startswith("/") and lex.UNITS[over][0] == "time" and lex.UNITS[over][1] <= 3600:
                     per_time, width = lex.UNITS[over][1], width + 1 + over_width
         dimension = None
