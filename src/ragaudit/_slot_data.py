@@ -74,6 +74,8 @@ CAUSAL_WHY_RE = re.compile(r"\b(?:that's|that’s|that\s{1,3}is|which\s{1,3}is|t
 """A reason given by pointing back ("so that's why"), read before the idioms that drop "so that's"."""
 CAUSAL_IDIOMS: tuple[str, ...] = tuple(LEXICON["cues"]["causal_idioms"])
 UNKNOWN_PHRASES: tuple[str, ...] = tuple(LEXICON["cues"]["unknown_phrases"])
+RATE_QUALIFIERS = r"(?:additional|extra|further|engine|full|whole)"
+"""Words that may stand between "per" and its period ("per additional day") without making it another thing."""
 
 # "Down to" names a cause after a form of "be" or a share ("the rise is largely down to demand"); before a
 # figure it is a fall ("comes down to £384"), after a verb of motion a place ("go down to check on it").

@@ -163,6 +163,7 @@ _FRACTIONS = frozenset(
     }
 )
 _PER = ("per", "a", "an")
+_RATE_QUALIFIER_RE = re.compile(f"(?i){lex.RATE_QUALIFIERS}")
 _AFTER_A_SECOND = ("or", "and", "of", "to", "later", "longer", "earlier", "before", "after", "per", "each")
 """Words after "a second" that keep it a length of time ("a second or two"), not the ordinal."""
 _COMPOUND = {"length": "speed", "data": "data_rate", "volume": "flow"}
@@ -324,6 +325,10 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
                 unit, width = nxt, w2 + skip
         if unit is None and j + 1 < n and tokens[j][1].lower() in ("per", "a", "an", "each", "every"):
             per_unit, per_width = unit_at(tokens, j + 1)
+            if per_unit is None and j + 2 < n and _RATE_QUALIFIER_RE.fullmatch(tokens[j + 1][1]):
+                # "£20 per additional day", "£9 per engine hour": still a rate per that period.
+                per_unit, per_width = unit_at(tokens, j + 2)
+                per_width += 1
             if per_unit and lex.UNITS[per_unit][0] == "time":
                 unit, width = f"/{per_unit}", per_width + 1
         elif (
