@@ -477,6 +477,32 @@ def test_all_of_a_count_where_the_source_tells_it_of_fewer(claim: str, source: s
     assert (verdict(claim, f"{TOURS} {source}")[1] == "detector:quantifier") is caught
 
 
+HALL = (
+    "Hall hire terms. The kitchen is included in the hire charge. Confetti is not permitted inside or outside the hall. "
+    "Chairs and tables are provided, but the hirer must set them out and put them away. We cannot store equipment."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "caught"),
+    [
+        # "is not included", "are not provided": a claim about the world, checked (not set aside as the answer's
+        # note of what the sources lack).
+        ("The kitchen is not included in the hire charge.", True),
+        ("Chairs and tables are not provided.", True),
+        ("Chairs and tables are provided, but you set them out yourself.", False),
+        # The denial covers both places; the claim names one, in another word of permission.
+        ("Confetti is allowed outside the hall.", True),
+        ("Confetti is banned both inside and outside the hall.", False),
+        # "cannot" denies the verb after it.
+        ("The hall stores equipment for hirers.", True),
+        ("Equipment can't be stored at the hall.", False),
+    ],
+)
+def test_denials_in_plain_words(claim: str, caught: bool) -> None:
+    assert (verdict(claim, HALL)[1] == "detector:negation") is caught
+
+
 DIVING = (
     "Flying after diving. After a single dive, wait at least 12 hours before flying. Diving on enriched air (nitrox) "
     "does not shorten these intervals. Tell your guide about your flight."

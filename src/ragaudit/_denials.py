@@ -16,7 +16,7 @@ from ragaudit.slots import MAX_CHARS, Slots, extract
 
 _CLAUSE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+|\s(?=\d{1,2}\.\d{1,2}\s)")
 _VERBAL_DENIAL_RE = re.compile(
-    r"\b(?:do|does|did|need|must|will|shall|should|can|could|is|are|was|were)(?: not\b|n't)", re.I
+    r"\b(?:do|does|did|need|must|will|shall|should|can|could|is|are|was|were)(?: not\b|n't)|\bcannot\b", re.I
 )
 """A verb denied ("you do not need to claim"), not a thing ("no tiles", "not a substantial limit")."""
 _CONDITION_RE = re.compile(r"\b(?:where|if|when|whenever|unless|provided)\b", re.IGNORECASE)
@@ -85,7 +85,7 @@ def polarity_clash(
             # A short clause the claim restates whole ("…; you do not need to claim") is about it however few its words.
             whole = (
                 len(shared) >= 2
-                and shared == theirs.stems
+                and shared == theirs.stems - _DENIAL_STEMS  # "We cannot reupholster leather": "cannot" denies
                 and not (theirs.quantifiers or claim.quantifiers)
                 and _VERBAL_DENIAL_RE.search(part) is not None
             )
@@ -231,7 +231,10 @@ def _denied_in_other_words(denied: Slots, claim: Slots, asserted: frozenset[str]
     word of what is denied ("not refundable" against "you get … back")."""
     for head in sorted(denied.negated_heads):
         rest = denied.stems - {head} - _DENIAL_STEMS  # "cannot" is the denial, not a word of what is denied
-        if predicate_kind(head) in asserted and len(rest) >= 2 and rest <= claim.stems:
+        # Every other word, or all but one of four or more ("not permitted inside or outside the hall" against
+        # "allowed outside the hall": the claim names one of the places the denial covers).
+        missing = len(rest - claim.stems)
+        if predicate_kind(head) in asserted and len(rest) >= 2 and (missing == 0 or (missing == 1 and len(rest) >= 4)):
             return head
     return None
 

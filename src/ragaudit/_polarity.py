@@ -33,7 +33,9 @@ def read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
         # "asks him why is he not shocked": a question put indirectly denies nothing ("this is why
         # it is not used" does, so only "why" before an auxiliary opens one).
         asking = lower == "why" and nxt in _AUXILIARIES
-        if (lower in lex.HYPOTHETICAL or asking) and start > scope_end:
+        # "Chairs are provided" tells a deed; "provided you book" sets a condition.
+        passive = lower == "provided" and i > 0 and tokens[i - 1][1].lower() in (*_AUXILIARIES, "be", "been", "being")
+        if (lower in lex.HYPOTHETICAL or asking) and start > scope_end and not passive:
             stops = [p for p in (text.find(c, start) for c in ",;:.?!") if p >= 0]
             scope_end = min(stops, default=len(text))
         hypothetical = start < scope_end
