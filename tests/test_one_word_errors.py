@@ -503,6 +503,29 @@ def test_denials_in_plain_words(claim: str, caught: bool) -> None:
     assert (verdict(claim, HALL)[1] == "detector:negation") is caught
 
 
+BOATS = (
+    "Narrowboat hire. All hirers must attend a 30-minute handover before departure. Booking the lock passage a day "
+    "ahead is recommended. If you are unsure about a mooring, you may call the duty manager before you set off."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "caught"),
+    [
+        # A duty made a choice or advice.
+        ("The handover before departure is optional.", True),
+        ("Hirers are encouraged to attend a handover before departure.", True),
+        ("Hirers must attend a half-hour handover before setting off.", False),
+        # Advice or a permission made a duty.
+        ("You must book the lock passage a day ahead.", True),
+        ("Before you set off you need to call the duty manager about your mooring.", True),
+        ("If you're unsure about a mooring, you can call the duty manager before you set off.", False),
+    ],
+)
+def test_a_duty_weakened_or_advice_and_permission_strengthened(claim: str, caught: bool) -> None:
+    assert (verdict(claim, BOATS)[1] == "detector:modality") is caught
+
+
 DIVING = (
     "Flying after diving. After a single dive, wait at least 12 hours before flying. Diving on enriched air (nitrox) "
     "does not shorten these intervals. Tell your guide about your flight."

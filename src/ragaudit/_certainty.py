@@ -374,6 +374,8 @@ _ADVICE_RE = re.compile(
     r"\b(?:recommend(?:s|ed)?|advis(?:e|es|ed|able)|encourag(?:e|es|ed)|suggest(?:s|ed)?|optional|ideally)\b",
     re.IGNORECASE,
 )
+_OPTION_RE = re.compile(r"\b(?:optional|voluntary|up\s++to\s++you|your\s++choice)\b", re.IGNORECASE)
+"""A claim that leaves a deed to the reader's choice."""
 _SOFT_DUTY_RE = re.compile(
     r"\b(?:may|might|could|can|not|never)\s++(?:[a-z]++\s++){0,2}?(?:required|mandatory|compulsory|obliged|needed)\b"
     r"|n't\s++(?:[a-z]++\s++){0,2}?(?:required|mandatory|compulsory|obliged|needed)\b",
@@ -384,6 +386,9 @@ _HEDGED_DUTY_RE = re.compile(
     r"\b(?:may|might|could|can)\s++(?:[a-z]++\s++){0,2}?(?:required|mandatory|compulsory|obliged|needed)\b",
     re.IGNORECASE,
 )
+_PERMITTED_RE = re.compile(r"\bmay\s++(?!not\b|be\b|have\b)(?:also\s++)?[a-z]++")
+"""A deed the source permits ("if you are unsure, you may call the helpline"); lower case: "in May 2026" is a month."""
+_PERMITTING_RE = re.compile(r"\b(?:can|may|allowed|able|welcome)\b", re.IGNORECASE)
 _CONTRASTED_RE = re.compile(
     r",\s*+(?=(?:but|although|though|while|whereas|yet)\s)"
     r"(?!but\s++not\s++(?:required|compulsory|mandatory|obligatory|essential|necessary|needed)\b)"
@@ -394,7 +399,8 @@ MIN_DUTY_SHARED = 2
 """Words besides the modal words a clause of the source must share with a claim (all of a shorter one's) to be
 about its duty."""
 _MODAL_STEMS = frozenset(
-    stem(w) for w in ("required", "mandatory", "compulsory", "recommended", "advised", "encouraged", "optional")
+    stem(w)
+    for w in ("required", "mandatory", "compulsory", "recommended", "advised", "encouraged", "optional", "voluntary")
 )
 
 
@@ -403,11 +409,13 @@ def duty_clash(claim_text: str, window_text: str) -> str | None:
     source only recommends it or makes it possible ("recommended but not compulsory", "recommended and may be
     required"); a claim that advises, hedges or denies the duty itself is not one."""
     said = claim_text[:MAX_CHARS]
-    if not _DUTY_RE.search(_SOFT_DUTY_RE.sub(" ", said)) or _ADVICE_RE.search(said):
-        return None
+    duty = _DUTY_RE.search(_SOFT_DUTY_RE.sub(" ", said)) is not None
+    advice = _ADVICE_RE.search(said) or _OPTION_RE.search(said)
+    if duty == bool(advice):
+        return None  # neither, or both ("recommended and, for under-16s, required"): nothing of one kind to compare
     ours = extract(said)
     content = ours.stems - _MODAL_STEMS
-    if ours.negated or ours.hedge_word or ours.question or not content:
+    if ours.negated or ours.question or not content or (duty and ours.hedge_word):
         return None
     # The clause that shares most of the claim is the one about its duty ("Installation must be by a licensed
     # plumber", not the next sentence's "a device is recommended").
@@ -418,7 +426,16 @@ def duty_clash(claim_text: str, window_text: str) -> str | None:
     if best < min(MIN_DUTY_SHARED, len(content)) or shared.count(best) > 1:
         return None
     clause = clauses[shared.index(best)]
-    weaker = _ADVICE_RE.search(clause) or _HEDGED_DUTY_RE.search(clause)
+    if advice:
+        # The reverse: advice or a choice ("encouraged to attend", "optional") where the clause states a duty.
+        stated = _DUTY_RE.search(_SOFT_DUTY_RE.sub(" ", clause))
+        if stated is None or _ADVICE_RE.search(clause) or _OPTION_RE.search(clause) or extract(clause).negated:
+            return None
+        return f"advice or a choice where the source states a duty ('{stated.group()}')"
+    # A permission the claim gives as well ("you can apply …, and you need to put the request in") is the
+    # source's "may apply": the duty is another deed's.
+    permitted = None if _PERMITTING_RE.search(said) else _PERMITTED_RE.search(clause)
+    weaker = _ADVICE_RE.search(clause) or _HEDGED_DUTY_RE.search(clause) or permitted
     if weaker is None or _DUTY_RE.search(_SOFT_DUTY_RE.sub(" ", clause)):
         return None  # no weaker modality, or the clause states a duty of its own
     return f"a duty where the source says '{weaker.group()}'"
