@@ -556,3 +556,15 @@ def test_a_verb_denied_of_a_thing_only_one_sentence_names(claim: str, caught: bo
 )
 def test_a_verb_the_sources_also_state_of_the_thing_is_no_clash(claim: str, source: str) -> None:
     assert verdict(claim, source)[0] == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "status"),
+    [
+        # A figure converted to another unit, with its unit word and hedge: only "boat" is the claim's own word.
+        ("The boat is about 17 metres long.", "supported"),
+        ("The boat is roughly 23 metres long.", "unsupported"),
+    ],
+)
+def test_a_converted_figure_with_a_word_of_its_own(claim: str, status: str) -> None:
+    assert verdict(claim, "Kingfisher is 57 feet long and fits all locks on the network.")[0] == status

@@ -40,7 +40,7 @@ from ragaudit._denials import forbidden_things, polarity_clash
 from ragaudit._figures import FigurePool, working_days_read
 from ragaudit._mentions import counts_list, novel_literals, novel_name, particular, refers_back, share_in_words
 from ragaudit._reckoning import WORKED_ACROSS, itemised, read_pool, reckoned
-from ragaudit._slot_data import MONEY, WORKING_OUT, Quantity
+from ragaudit._slot_data import APPROX, MONEY, UNIT_WORDS, WORKING_OUT, Quantity
 from ragaudit._text import LIGHT_WORDS, stem
 from ragaudit._verifier_model import VerifierModel, claim_features, load_model
 from ragaudit._window_checks import deed_in_context, loosely_related, scope_mismatches, window_mismatches
@@ -87,6 +87,8 @@ _ESTABLISHED = 12
 """Figures of the answer's earlier supported claims a later one may work out from (the latest)."""
 _ARITHMETIC = frozenset(stem(w) for w in WORKING_OUT) | {"e", "pay", "per", "each"}
 """Words a working-out clause may use that no source needs to ("which *gives*", "i.*e*.", "you would *pay*")."""
+_FIGURE_WORDS = frozenset(stem(w) for w in (*UNIT_WORDS, *APPROX))
+"""A figure's unit and hedge ("about 17 *metres*", "*roughly* 8 km"): the figure's words, checked with it."""
 _WORKING_WORDS = 3
 """Words besides its figures a clause that works figures out may have ("together you would pay …")."""
 ITEMISED_TOTAL = "a total of the answer's own supported figures"
@@ -407,7 +409,7 @@ class Verifier:
         # the question or what the answer established before it), a few words the sources, the question or
         # the answer already use cannot make it new. A clause whose figure or date no source states is working
         # one out even without saying so ("would bring the bill to £144"): one word of its own is its verb.
-        words = [k for k in alignment.keys if k[0] not in "#@" and k not in LIGHT_WORDS]
+        words = [k for k in alignment.keys if k[0] not in "#@" and k not in LIGHT_WORDS and k not in _FIGURE_WORDS]
         fresh = [k for k in words if k not in index.vocabulary and k not in earlier[1] and k not in _ARITHMETIC]
         new_words = sum(not working_voice(k) for k in fresh)  # a period converted ("three years") is the working's
 
