@@ -133,6 +133,8 @@ class FigurePool(list[Quantity]):
         width = reach(q.value, q.approx)
         if q.dimension == "time":
             width = max(width, 0.03 * abs(q.value) + 1e-9)  # "a month" for 30 days: within 2.5%
+        if q.dimension in ("volume", "flow"):
+            width = max(width, 0.25 * abs(q.value))  # a gallon of either kind (see ``readings``)
         same = self._by_value.get(q.dimension)
         found = same.near(q.value, width) if same else []
         # A rate is stated by the interval a source says it recurs at ("four times a year" by "every 3 months").
@@ -159,6 +161,19 @@ def leading(pool: Sequence[Quantity]) -> tuple[list[float], list[float]]:
     return first(p.value for p in pool if p.dimension == "percent"), first(
         p.raw for p in pool if p.dimension is None and not p.label
     )
+
+
+_IMPERIAL_PER_US = 4.54609 / 3.78541
+_GALLON_RE = re.compile(r"(?i)\bgal(?:lon)?s?\b")
+_GALLON_KIND_RE = re.compile(r"(?i)\b(?:us|u\.s\.|imperial|uk)\b")
+
+
+def readings(q: Quantity) -> tuple[float, ...]:
+    """``q``'s value, and for a gallon figure that names neither kind its value in imperial gallons too (a British
+    text means those, an American one the US gallon the unit is read as)."""
+    if q.dimension in ("volume", "flow") and _GALLON_RE.search(q.text) and not _GALLON_KIND_RE.search(q.text):
+        return (q.value, q.value * _IMPERIAL_PER_US)
+    return (q.value,)
 
 
 _ROUNDING = 0.05

@@ -18,7 +18,7 @@ from itertools import chain, combinations
 from ragaudit._calendar import beside_dates, date_derived, in_date, same_date
 from ragaudit._certainty import modality_clash as modality_clash
 from ragaudit._figure_context import same_things
-from ragaudit._figures import FigurePool, first, first_figures, leading, reach, within
+from ragaudit._figures import FigurePool, first, first_figures, leading, reach, readings, within
 from ragaudit._figures import close as _close
 from ragaudit._mentions import words_around
 from ragaudit._slot_data import MONEY, WORKING_OUT
@@ -145,7 +145,12 @@ def quantity_supported(
     for p in pool.candidates(q) if isinstance(pool, FigurePool) else pool:
         if q.dimension == "time" and p.dimension == "time" and abs(q.value - p.value) <= 0.025 * p.value:
             return True  # "a month" for 30 days
-        if q.dimension and p.dimension and q.dimension == p.dimension and _close(q.value, p.value, q.approx):
+        if (
+            q.dimension
+            and p.dimension
+            and q.dimension == p.dimension
+            and any(_close(a, b, q.approx) for a in readings(q) for b in readings(p))
+        ):
             return True
         # "once a week" for "at intervals of 7 days", "every 12 hours" for "twice a day".
         rate = {q.dimension, p.dimension} == {"rate/time", "time"} and q.value and p.value
@@ -392,7 +397,7 @@ def miscounted(
 
 def _same_figure(a: Quantity, b: Quantity) -> bool:
     """Whether figure ``a`` states ``b``, in the same dimension (or both bare)."""
-    return a.dimension == b.dimension and _close(a.value, b.value, a.approx)
+    return a.dimension == b.dimension and any(_close(x, y, a.approx) for x in readings(a) for y in readings(b))
 
 
 def date_slips(claimed: Sequence[Date], stated: Sequence[Date]) -> list[Mismatch]:

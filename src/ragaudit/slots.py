@@ -163,6 +163,7 @@ _FRACTIONS = frozenset(
     }
 )
 _PER = ("per", "a", "an")
+_DAY_PART_RE = re.compile(r"\s++(?:at\s++night|in\s++the\s++(evening|afternoon|morning))\b", re.IGNORECASE)
 _RATE_QUALIFIER_RE = re.compile(f"(?i){lex.RATE_QUALIFIERS}")
 _AFTER_A_SECOND = ("or", "and", "of", "to", "later", "longer", "earlier", "before", "after", "per", "each")
 """Words after "a second" that keep it a length of time ("a second or two"), not the ordinal."""
@@ -187,6 +188,20 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
                     hour = 0
                 slots.times.add(hour * 60 + minute)
             i += 1
+            continue
+        part = (
+            _DAY_PART_RE.match(text, end)
+            if kind == "num" and len(raw) <= 2 and raw.isdecimal() and 1 <= int(raw) <= 12
+            else None
+        )
+        if part:
+            # "11 at night" is 23:00, "8 in the morning" 08:00 ("at night" before 6 is the small hours).
+            hour = int(raw) % 12 + (
+                12 if part[1] in ("evening", "afternoon") or (part[1] is None and int(raw) >= 6) else 0
+            )
+            slots.times.add(hour % 24 * 60)
+            while i < n and tokens[i][2] < part.end():
+                i += 1
             continue
         if kind == "iso":  # "2025-10-14" in a record or a table
             year, month, day = (int(x) for x in raw.split("-"))
