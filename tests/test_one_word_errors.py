@@ -503,6 +503,20 @@ def test_denials_in_plain_words(claim: str, caught: bool) -> None:
     assert (verdict(claim, HALL)[1] == "detector:negation") is caught
 
 
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # The claim denies the opposite of what the source denies: one thing said twice.
+        ("VAT is not included in the quoted price.", "All prices quoted exclude VAT."),
+        ("Accidental damage is not included in the standard policy.", "Accidental damage is excluded from it."),
+        # "cannot … online" denies a means, not the deed.
+        ("You can cancel your booking by phone.", "You cannot cancel your booking online; phone the box office."),
+    ],
+)
+def test_a_denial_of_the_opposite_or_of_another_means_is_no_clash(claim: str, source: str) -> None:
+    assert verdict(claim, source)[0] == "supported"
+
+
 BOATS = (
     "Narrowboat hire. All hirers must attend a 30-minute handover before departure. Booking the lock passage a day "
     "ahead is recommended. If you are unsure about a mooring, you may call the duty manager before you set off."
@@ -524,6 +538,26 @@ BOATS = (
 )
 def test_a_duty_weakened_or_advice_and_permission_strengthened(claim: str, caught: bool) -> None:
     assert (verdict(claim, BOATS)[1] == "detector:modality") is caught
+
+
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        # The duty is another deed's, or some people's only; "recommended retail price" is a price.
+        (
+            "Breakfast is optional and can be added for £12.",
+            "Guests must check out by 11am and breakfast can be added.",
+        ),
+        ("The description field is optional.", "Every field must be filled in, except the description field."),
+        ("Helmets are optional for riders aged 16 and over.", "Helmets must be worn by riders under 16."),
+        ("The recommended retail price is £49.99.", "Stockists must display the retail price of £49.99."),
+        # The source permits another deed than the one the claim makes a duty.
+        ("The landlord has to give 24 hours' notice first.", "The landlord may inspect after giving 24 hours' notice."),
+        ("Passengers need to keep their cabin bag under 7kg.", "Passengers may take one cabin bag of up to 7kg."),
+    ],
+)
+def test_a_duty_or_choice_of_another_deed_or_group_is_no_clash(claim: str, source: str) -> None:
+    assert verdict(claim, source)[1] != "detector:modality"
 
 
 DIVING = (

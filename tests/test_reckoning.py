@@ -282,27 +282,21 @@ def test_a_sum_of_two_figures_whose_words_the_claim_gives(answer: str, caught: b
     assert flagged(answer, CATTERY, question="What do my two cats cost a night if they share a pen?") is caught
 
 
-GROOMING = (
-    "Full groom: small dogs £45, medium £55, large £70. Nail clip: £8. A £10 surcharge applies to matted coats. "
-    "Narrowboat fuel is charged at £9 per engine hour on return; extra nights are £150 per additional night."
-)
+NARROWBOAT = "Narrowboat fuel is charged at £9 per engine hour on return; extra nights are £150 per additional night."
 
 
 @pytest.mark.parametrize(
     ("answer", "caught"),
     [
-        ("If your large dog is matted, expect to pay £80 for a full groom.", False),
-        ("If your large dog is matted, expect to pay £90 for a full groom.", True),
-        # No add-on's own words: the large dog's groom is £70, whatever a surcharge could add.
-        ("A full groom for a large dog costs £80.", True),
         # A rate per a qualified period ("per engine hour") over the claim's own length of time.
         ("Running the engine for 20 hours adds £180 of fuel.", False),
         ("Running the engine for 20 hours adds £200 of fuel.", True),
         ("Two additional nights add £300.", False),
+        ("Two additional nights add £350.", True),
     ],
 )
-def test_a_charge_the_sources_put_on_top_and_a_rate_per_qualified_period(answer: str, caught: bool) -> None:
-    assert flagged(answer, GROOMING) is caught
+def test_a_rate_per_qualified_period(answer: str, caught: bool) -> None:
+    assert flagged(answer, NARROWBOAT) is caught
 
 
 FERRY = (

@@ -872,6 +872,20 @@ def test_conversions_read_in_base_units(text: str, value: float, dimension: str)
     assert first.value == pytest.approx(value, rel=1e-6)
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["Tickets are heavily discounted at 20 pounds.", "The lightest model costs 300 pounds.", "It costs 2 pounds."],
+)
+def test_pounds_are_money_unless_a_weight_is_spoken_of(text: str) -> None:
+    assert extract(text).quantities[0].dimension == "gbp"
+    assert extract("The heavy model weighs 8 pounds and costs 90 pounds.").quantities[0].dimension == "mass"
+
+
+def test_either_side_of_a_conversion_may_be_the_rounded_one() -> None:
+    assert supported("he lost 2 stone", "he lost 12.7 kg")
+    assert not supported("he lost 3 stone", "he lost 12.7 kg")
+
+
 def test_a_fraction_counts_as_one_only_of_a_unit() -> None:
     # "one third of the toilets" is a share of a count the claim reads elsewhere; "two thirds of a mile" a length.
     assert figures("two thirds of a mile")[0][1] == "length"

@@ -33,7 +33,7 @@ _EFFECT_RE = words_re(LEXICON["cues"]["effects"])
 _UNKNOWN_RE = words_re(list(UNKNOWN_PHRASES))
 _CAUSE_RE = words_re([*CAUSAL, *CAUSAL_PHRASES])
 _CLAUSE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+|\\n")
-_SENTENCE_RE = re.compile(r"(?<=[.;:!?])\s+|(?<=[.!?][\"”’)])\s+|\n+|\\n|\s(?=\d{1,2}\.\d{1,2}\s)")
+SENTENCE_RE = re.compile(r"(?<=[.;:!?])\s+|(?<=[.!?][\"”’)])\s+|\n+|\\n|\s(?=\d{1,2}\.\d{1,2}\s)")
 """Clauses as :mod:`ragaudit.matching` reads them (a numbered item "6.2 " starts one), and at a
 line break escaped in a JSON record's text ("…this review :)\\nOur server was …")."""
 _PART_RE = re.compile(r",\s*(?=(?:but|although|though|while|whereas|yet)\s)|\s(?=(?:but|although|whereas)\s)")
@@ -59,7 +59,7 @@ def keeps_hedge(text: str) -> bool:
 def closest_clause(claim: Slots, window_text: str) -> tuple[str, Slots]:
     """The clause of the window that shares the most words with the claim, and its slots: the one a hedge
     must be in to hedge what the claim states (not a quote two sentences on)."""
-    clauses = [(c, extract(c)) for c in _SENTENCE_RE.split(window_text[:MAX_CHARS])[:64]]
+    clauses = [(c, extract(c)) for c in SENTENCE_RE.split(window_text[:MAX_CHARS])[:64]]
     return max(clauses, key=lambda clause: len(claim.stems & clause[1].stems))
 
 
@@ -173,7 +173,7 @@ def modality_clash(
         return None  # "is thought to come from", "it is predicted that … will": the claim keeps the hedge
     # A plain statement is a weaker cue than "will": its hedged part must share more of it.
     needed = min_shared if claim.certain else max(min_shared + 1, math.ceil(0.3 * len(claim.stems)))
-    for clause in _SENTENCE_RE.split(window_text[:MAX_CHARS])[:64]:
+    for clause in SENTENCE_RE.split(window_text[:MAX_CHARS])[:64]:
         if not claim.certain:
             for scope, hedged, hedge in hedged_parts(clause):
                 theirs = extract(scope)
@@ -365,77 +365,3 @@ def tells_link(claim_text: str, window_text: str, share: float = 0.6) -> bool:
     effect, cause = (extract(side).stems for side in mine)
     explained = extract(told[0]).stems
     return not (effect and not effect & theirs.stems and cause and len(cause & explained) >= share * len(cause))
-
-
-_DUTY_RE = re.compile(
-    r"\b(?:must|ha(?:s|ve|d) to|needs? to|required|mandatory|compulsory|obliged|obligatory)\b", re.IGNORECASE
-)
-_ADVICE_RE = re.compile(
-    r"\b(?:recommend(?:s|ed)?|advis(?:e|es|ed|able)|encourag(?:e|es|ed)|suggest(?:s|ed)?|optional|ideally)\b",
-    re.IGNORECASE,
-)
-_OPTION_RE = re.compile(r"\b(?:optional|voluntary|up\s++to\s++you|your\s++choice)\b", re.IGNORECASE)
-"""A claim that leaves a deed to the reader's choice."""
-_SOFT_DUTY_RE = re.compile(
-    r"\b(?:may|might|could|can|not|never)\s++(?:[a-z]++\s++){0,2}?(?:required|mandatory|compulsory|obliged|needed)\b"
-    r"|n't\s++(?:[a-z]++\s++){0,2}?(?:required|mandatory|compulsory|obliged|needed)\b",
-    re.IGNORECASE,
-)
-"""A duty hedged or denied: no duty of the clause's own (a denied one is the negation detector's to compare)."""
-_HEDGED_DUTY_RE = re.compile(
-    r"\b(?:may|might|could|can)\s++(?:[a-z]++\s++){0,2}?(?:required|mandatory|compulsory|obliged|needed)\b",
-    re.IGNORECASE,
-)
-_PERMITTED_RE = re.compile(r"\bmay\s++(?!not\b|be\b|have\b)(?:also\s++)?[a-z]++")
-"""A deed the source permits ("if you are unsure, you may call the helpline"); lower case: "in May 2026" is a month."""
-_PERMITTING_RE = re.compile(r"\b(?:can|may|allowed|able|welcome)\b", re.IGNORECASE)
-_CONTRASTED_RE = re.compile(
-    r",\s*+(?=(?:but|although|though|while|whereas|yet)\s)"
-    r"(?!but\s++not\s++(?:required|compulsory|mandatory|obligatory|essential|necessary|needed)\b)"
-)
-"""Contrasted parts of a sentence ("Insurance is optional, but a deposit is required"); not a duty denied beside
-the advice it qualifies ("encouraged, but not required, to run the check")."""
-MIN_DUTY_SHARED = 2
-"""Words besides the modal words a clause of the source must share with a claim (all of a shorter one's) to be
-about its duty."""
-_MODAL_STEMS = frozenset(
-    stem(w)
-    for w in ("required", "mandatory", "compulsory", "recommended", "advised", "encouraged", "optional", "voluntary")
-)
-
-
-def duty_clash(claim_text: str, window_text: str) -> str | None:
-    """A duty the claim states ("a helmet is required", "have to be fitted") where a clause about it in the
-    source only recommends it or makes it possible ("recommended but not compulsory", "recommended and may be
-    required"); a claim that advises, hedges or denies the duty itself is not one."""
-    said = claim_text[:MAX_CHARS]
-    duty = _DUTY_RE.search(_SOFT_DUTY_RE.sub(" ", said)) is not None
-    advice = _ADVICE_RE.search(said) or _OPTION_RE.search(said)
-    if duty == bool(advice):
-        return None  # neither, or both ("recommended and, for under-16s, required"): nothing of one kind to compare
-    ours = extract(said)
-    content = ours.stems - _MODAL_STEMS
-    if ours.negated or ours.question or not content or (duty and ours.hedge_word):
-        return None
-    # The clause that shares most of the claim is the one about its duty ("Installation must be by a licensed
-    # plumber", not the next sentence's "a device is recommended").
-    # Contrasted parts speak of different things ("Insurance is optional, but a deposit is required").
-    clauses = [p for c in _SENTENCE_RE.split(window_text[:MAX_CHARS])[:64] for p in _CONTRASTED_RE.split(c)[:8]]
-    shared = [len((content & extract(clause).stems) - _MODAL_STEMS) for clause in clauses]
-    best = max(shared, default=0)
-    if best < min(MIN_DUTY_SHARED, len(content)) or shared.count(best) > 1:
-        return None
-    clause = clauses[shared.index(best)]
-    if advice:
-        # The reverse: advice or a choice ("encouraged to attend", "optional") where the clause states a duty.
-        stated = _DUTY_RE.search(_SOFT_DUTY_RE.sub(" ", clause))
-        if stated is None or _ADVICE_RE.search(clause) or _OPTION_RE.search(clause) or extract(clause).negated:
-            return None
-        return f"advice or a choice where the source states a duty ('{stated.group()}')"
-    # A permission the claim gives as well ("you can apply …, and you need to put the request in") is the
-    # source's "may apply": the duty is another deed's.
-    permitted = None if _PERMITTING_RE.search(said) else _PERMITTED_RE.search(clause)
-    weaker = _ADVICE_RE.search(clause) or _HEDGED_DUTY_RE.search(clause) or permitted
-    if weaker is None or _DUTY_RE.search(_SOFT_DUTY_RE.sub(" ", clause)):
-        return None  # no weaker modality, or the clause states a duty of its own
-    return f"a duty where the source says '{weaker.group()}'"

@@ -16,9 +16,10 @@ from ragaudit.slots import MAX_CHARS, Slots, extract
 
 _CLAUSE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+|\s(?=\d{1,2}\.\d{1,2}\s)")
 _VERBAL_DENIAL_RE = re.compile(
-    r"\b(?:do|does|did|need|must|will|shall|should|can|could|is|are|was|were)(?: not\b|n't)|\bcannot\b", re.I
+    r"\b(?:do|does|did|need|must|will|shall|should|can|could|is|are|was|were)(?: not\b|n't)", re.I
 )
 """A verb denied ("you do not need to claim"), not a thing ("no tiles", "not a substantial limit")."""
+_CANNOT_RE = re.compile(r"\bcannot\b", re.I)
 _CONDITION_RE = re.compile(r"\b(?:where|if|when|whenever|unless|provided)\b", re.IGNORECASE)
 _REASON_RE = re.compile(r"\b(?:since|because)\b", re.IGNORECASE)
 MAX_DENYING_SENTENCES = 512
@@ -87,7 +88,9 @@ def polarity_clash(
                 len(shared) >= 2
                 and shared == theirs.stems - _DENIAL_STEMS  # "We cannot reupholster leather": "cannot" denies
                 and not (theirs.quantifiers or claim.quantifiers)
-                and _VERBAL_DENIAL_RE.search(part) is not None
+                # "We cannot reupholster leather" restated whole; not read as a plain denial below, where "cannot …
+                # online" often denies a means ("you cannot cancel online; phone the box office").
+                and (_VERBAL_DENIAL_RE.search(part) is not None or _CANNOT_RE.search(part) is not None)
             )
             # A denial the claim restates in other words ("… along with the £25 joining fee") is about it, though
             # a condition follows it ("not required in scissor lifts, unless …").

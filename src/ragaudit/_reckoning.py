@@ -19,7 +19,6 @@ from ragaudit._calendar import beside_dates, in_date
 from ragaudit._figure_context import figure_words
 from ragaudit._figures import Described, FigurePool, itemised_total, reach, within
 from ragaudit._slot_data import MONEY, RATE_QUALIFIERS, WORKING_OUT
-from ragaudit._text import stem
 from ragaudit._working import calendar_factors, derives
 from ragaudit.matching import quantity_supported, year_like
 from ragaudit.slots import MAX_CHARS, Quantity, Slots
@@ -307,28 +306,6 @@ def _combined(q: Quantity, stems: AbstractSet[str], described: Sequence[Describe
     return sorted({v for a, b in combinations(parts[:_COUNTS], 2) for v in (a + b, abs(a - b))} - set(parts))
 
 
-_ADD_ON = frozenset(stem(w) for w in ("surcharge", "supplement", "extra", "additional"))
-"""Words by which a source says its figure is charged on top of another ("a £10 surcharge for matted coats")."""
-
-
-def _with_add_on(q: Quantity, stems: AbstractSet[str], described: Sequence[Described]) -> list[float]:
-    """A figure of ``q``'s kind plus one the sources say is charged on top of it, where the claim gives the words of
-    both (of the add-on, besides its add-on word, one of its own: "if your large dog is matted, £80" of "large £70"
-    and "a £10 surcharge applies to matted coats"): the sources say themselves that the two add up."""
-    if q.dimension not in MONEY:
-        return []
-    same = [d for d in described[: _COUNTS * 4] if d.figure.dimension == q.dimension]
-    add_ons = [d for d in same if d.around & _ADD_ON]
-    return sorted(
-        {
-            base.figure.value + extra.figure.value
-            for extra in add_ons[:_COUNTS]
-            for base in same
-            if base is not extra and base.around & stems and (extra.around - _ADD_ON - base.around) & stems
-        }
-    )
-
-
 def _counts_things(row: Sequence[Quantity], text: str) -> bool:
     """Whether the claim counts things it may add up ("your two dogs"), not a code's number ("Band 2 treatment")."""
     return any(
@@ -419,7 +396,6 @@ def reckoned(
                         (cued or _counts_things(row, texts[i]))
                         and _found(q, _combined(q, claims[i].stems, pool.described))
                     )
-                    or _found(q, _with_add_on(q, claims[i].stems, pool.described))
                     or _restated(q, per)
                     or spent
                     or _follows(q, mine, worked, theirs, counted, counts[:_COUNTS], own, cued, rated)

@@ -42,14 +42,16 @@ ABSTENTION_RE = re.compile(
       | \b(?:i\ (?:could|can)\ ?not|i\ can't|i\ (?:was|am)\ unable\ to|unable\ to|i\ don't\ know|
            cannot\ be\ (?:determined|worked\ out|calculated|confirmed|answered)|
            can't\ be\ (?:determined|worked\ out|calculated|confirmed|answered)|
-           (?:is|are|was|were|isn't|aren't|wasn't|weren't)\ not\ (?:mentioned|specified|stated|addressed)|
-           (?:isn't|aren't|wasn't|weren't)\ (?:mentioned|specified|stated|addressed|said)|
-           (?:(?:is|are|was|were)\ not|isn't|aren't|wasn't|weren't)\ (?:provided|included|available|given|listed|published|known)
-           \ (?:here\b|(?:in|by|from)\ (?:the|these|this|either|any)\ (?:\w+\ )?(?:sources?|documents?|passages?|pages?|text|
-           information|materials?|extracts?|context)\b)|
-           \b(?:prices?|costs?|fees?|charges?|dates?|figures?|numbers?|amounts?|details?|times?|deadlines?|reasons?|breakdown|
-           rates?|names?|totals?|duration|information)\ (?:(?:is|are|was|were)\ not|isn't|aren't|wasn't|weren't)
-           \ (?:provided|available|given|listed|published|known)\b)
+           (?:(?:is|are|was|were)\ not|isn't|aren't|wasn't|weren't)\ (?:mentioned|specified|stated|addressed|listed|
+           published|detailed|quoted|said)\b|
+           (?:(?:is|are|was|were)\ not|isn't|aren't|wasn't|weren't)\ (?:provided|included|available|given|known)
+           \ (?:here\b|anywhere\b|(?:in|on|by|from)\ (?:the|these|this|that|either|any|what)\b[^.]{{0,30}}?
+           \b(?:sources?|documents?|passages?|pages?|text|information|materials?|extracts?|context|website|site|leaflet|
+           notice|guide|brochure|shared|sent|provided|given)\b)|
+           \b(?:prices?|costs?|fees?|charges?|dates?|figures?|numbers?|amounts?|details?|times?|hours|deadlines?|reasons?|
+           breakdown|rates?|names?|totals?|length|duration|capacity|address|email|contact|size|dimensions|schedule|
+           timetable|information)\ (?:(?:is|are|was|were)\ not|isn't|aren't|wasn't|weren't)
+           \ (?:provided|available|given|known)\b)
       | \b(?:not\ possible|no\ way)\ to\ (?:determine|answer|say|tell|know|work\ out)
       | \bneither\ (?:source|document|passage|page)\b
       | \b(?:neither|none)\ (?:of\ (?:them|the\ (?:\w+\ )?\w+)\ |\w+\ )?(?:says|states|mentions|specifies|gives|lists|covers|addresses|

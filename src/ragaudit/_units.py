@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from ragaudit import _slot_data as lex
 
 _BYTE_RATES = {"kb/s": "kilobytes per second", "mb/s": "megabytes per second", "gb/s": "gigabytes per second"}
@@ -39,8 +37,9 @@ def unit_at(tokens: list[tuple[str, str, int, int]], j: int) -> tuple[str | None
     if first == "°" and j + 1 < len(tokens):
         degree = f"°{tokens[j + 1][1][:1].lower()}"
         return (degree, 2) if degree in lex.UNITS else (None, 0)
-    if first in ("pound", "pounds") and any(_WEIGHING_RE.match(t[1]) for t in tokens[max(0, j - 6) : j]):
-        return "lb", 1  # "weighs about 2.2 pounds": a mass, where a weight is spoken of
+    before = [t[1].lower() for t in tokens[max(0, j - 6) : j]]
+    if first in ("pound", "pounds") and _WEIGHING & set(before) and not _PAYING & set(before):
+        return "lb", 1  # "weighs about 2.2 pounds": a mass, where a weight and no price is spoken of
     if first in lex.UNITS:
         return first, 1
     return None, 0
@@ -54,4 +53,7 @@ def fraction_of_unit(tokens: list[tuple[str, str, int, int]], j: int) -> bool:
     return unit_at(tokens, j + 1 + article)[0] is not None
 
 
-_WEIGHING_RE = re.compile(r"(?i)weigh|heav|light(?:er|est)\b|mass\b|payload")
+_WEIGHING = frozenset(
+    {"weigh", "weighs", "weighed", "weighing", "weight", "weights", "heavy", "heavier", "heaviest", "payload"}
+)
+_PAYING = frozenset({"cost", "costs", "costing", "price", "priced", "pay", "paid", "charge", "charged", "fee", "worth"})

@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ragaudit._calendar import same_date, stated_in_context
-from ragaudit._certainty import closest_clause, concludes, duty_clash, hedges_what_is_stated, keeps_hedge
+from ragaudit._certainty import closest_clause, concludes, hedges_what_is_stated, keeps_hedge
+from ragaudit._duty import duty_clash
 from ragaudit._figure_context import about_the_same_figure
 from ragaudit._identity import ENDS_ON_NAME_RE, identity_swap, misplaced_deed, misplaced_party
 from ragaudit._roles import name_swap, role_swap

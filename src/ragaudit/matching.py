@@ -112,6 +112,11 @@ def _derived(
     return tuple(sorted(x for x in out if math.isfinite(x))), tuple(x for x in out if not math.isfinite(x))
 
 
+def _converted(q: Quantity, p: Quantity) -> bool:
+    """Whether ``q`` and ``p`` are one measure written in two units (their numbers differ, a factor applied)."""
+    return not math.isclose(q.raw, p.raw) and (q.value != q.raw or p.value != p.raw)
+
+
 def quantity_supported(
     q: Quantity,
     pool: list[Quantity],
@@ -149,7 +154,11 @@ def quantity_supported(
             q.dimension
             and p.dimension
             and q.dimension == p.dimension
-            and any(_close(a, b, q.approx) for a in readings(q) for b in readings(p))
+            and (
+                any(_close(a, b, q.approx) for a in readings(q) for b in readings(p))
+                # Across units either side may be the rounded one: "2 stone" (12.70059 kg) for "12.7 kg".
+                or (_converted(q, p) and _close(p.value, q.value, p.approx))
+            )
         ):
             return True
         # "once a week" for "at intervals of 7 days", "every 12 hours" for "twice a day".
