@@ -560,6 +560,34 @@ def test_a_duty_or_choice_of_another_deed_or_group_is_no_clash(claim: str, sourc
     assert verdict(claim, source)[1] != "detector:modality"
 
 
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("Attending the induction is optional.", "All new volunteers must attend a one-hour induction first."),
+        (
+            "Helmets are optional on the trail.",
+            "Helmets must be worn by all riders on the trail, including those over 18.",
+        ),
+    ],
+)
+def test_a_duty_made_a_choice_in_a_longer_rule(claim: str, source: str) -> None:
+    assert verdict(claim, source)[1] == "detector:modality"
+
+
+@pytest.mark.parametrize(
+    ("claim", "source", "caught"),
+    [
+        # An answer's "No," denies the question, not the claim's word: "open" still clashes with "closed".
+        ("No, the café is open on Sundays.", "The café is closed on Sundays.", True),
+        # A count before "at night" is no clock time unless a preposition of time comes before it.
+        ("The ward has 8 in the morning shift and 4 at night.", "6 nurses in the morning shift and 4 at night.", True),
+        ("The bag costs 12 pounds to send and weighs 8 pounds.", "Sending the 8 lb parcel costs £12.", False),
+    ],
+)
+def test_readings_the_second_review_found(claim: str, source: str, caught: bool) -> None:
+    assert (verdict(claim, source)[0] != "supported") is caught
+
+
 DIVING = (
     "Flying after diving. After a single dive, wait at least 12 hours before flying. Diving on enriched air (nitrox) "
     "does not shorten these intervals. Tell your guide about your flight."

@@ -299,6 +299,24 @@ def test_a_rate_per_qualified_period(answer: str, caught: bool) -> None:
     assert flagged(answer, NARROWBOAT) is caught
 
 
+LETTINGS = "Hallam Court: en-suite rooms £168 per week on a 44-week contract. Studios £215 per week."
+
+
+@pytest.mark.parametrize(
+    ("answer", "caught"),
+    [
+        # The one period the clause names, before its figure: £168 a week is £728 a month.
+        ("Monthly, an en-suite comes to about £728.", False),
+        ("Monthly, an en-suite comes to about £800.", True),
+        # A comparison of two figures the claim tells apart by its words.
+        ("A studio is about 28% dearer than an en-suite.", False),
+        ("A studio is about 38% dearer than an en-suite.", True),
+    ],
+)
+def test_a_period_named_before_the_figure_and_a_share_of_a_comparison(answer: str, caught: bool) -> None:
+    assert flagged(answer, LETTINGS) is caught
+
+
 FERRY = (
     "Harbour ferry timetable. The summer service starts on Saturday 3 May and ends on Sunday 28 September.",
     "Ferry FAQ. The last crossing of the season runs on Sunday 5 October, weather permitting.",

@@ -273,6 +273,7 @@ def test_a_claim_before_a_long_conflict_note_stays_a_claim() -> None:
         "The cancellation policy is not included in what you've shared with me.",
         "A closing date for applications is not available on the council page.",
         "The surveyor's email address isn't provided.",
+        "The exact date of the refurbishment is not given.",
     ],
 )
 def test_what_the_sources_leave_out_is_an_abstention_however_it_is_put(gap: str) -> None:
@@ -289,6 +290,10 @@ def test_a_claim_about_what_cannot_be_done_stays_a_claim() -> None:
         "The kitchen is not included in the hire charge.",
         "Chairs and tables are not provided.",
         "Parking is not available on site.",
+        "Acme plc is not listed on the London Stock Exchange.",
+        "The results were not published until 2021.",
+        "Parking is not available on the site.",
+        "Breakfast is not included in the package shared by the travel agent.",
     ):
         assert [c.text for c in segment(answer).claims] == [answer]
 

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from ragaudit._polarity import denied_proposition, kinds_asserted, predicate_kind
 from ragaudit._slot_data import INSTRUMENTAL_VERBS, NEGATIONS
-from ragaudit._text import stem
+from ragaudit._text import stem, with_parts
 from ragaudit.slots import MAX_CHARS, Slots, extract
 
 _CLAUSE_RE = re.compile(r"(?<=[.;:!?])\s+|\n+|\s(?=\d{1,2}\.\d{1,2}\s)")
@@ -66,20 +66,20 @@ def polarity_clash(
         return None
     asserted = kinds_asserted(claim_text) if claim_text and not (claim.negated_heads or claim.negated) else frozenset()
     grounding = [MAX_GROUNDINGS]  # denials looked for elsewhere per window: bounded work per claim and window
-    ours = _with_parts(claim.stems)
+    ours = with_parts(claim.stems)
     for sentence in _CLAUSE_RE.split(window_text[:MAX_CHARS])[:64]:
         # Contrasted parts of a sentence ("… can be made, while essential amino acids cannot") speak of
         # different things: only the parts sharing most with the claim are about it.
         texts = _CONTRAST_RE.split(sentence)[:8]
         parts = [extract(part) for part in texts]
-        most = max(len(ours & _with_parts(theirs.stems)) for theirs in parts)
+        most = max(len(ours & with_parts(theirs.stems)) for theirs in parts)
         for part, theirs in zip(texts, parts, strict=True):
             # A figure both give (the same measure, "£70") ties the clause to the claim as a shared word would, where
             # a verb is denied in so many words ("£70, which doesn't include neutering"; not "avoids", "no earlier").
             # It only adds to two words besides the predicate, never stands in for what is denied ("the £40 ticket does
             # not include parking" against "the £40 ticket includes entry"), nor reads a bound ("not more than £70").
             verbal = _VERBAL_DENIAL_RE.search(part) is not None or _VERBAL_DENIAL_RE.search(claim_text) is not None
-            worded = ours & _with_parts(theirs.stems)
+            worded = ours & with_parts(theirs.stems)
             tied = verbal and len(worded) >= 3 and not _LIMIT_RE.search(f"{part} {claim_text}")
             figures = _shared_figures(claim, theirs) if tied else set()
             shared = worded | figures
@@ -187,7 +187,7 @@ def _source_denials(sources: tuple[str, ...]) -> tuple[tuple[str, frozenset[str]
         theirs = extract(sentence)
         if theirs.negated_heads or theirs.negated_stems:
             out.append(
-                (sentence, frozenset(theirs.negated_heads | theirs.negated_stems), frozenset(_with_parts(theirs.stems)))
+                (sentence, frozenset(theirs.negated_heads | theirs.negated_stems), frozenset(with_parts(theirs.stems)))
             )
     return tuple(out)
 
@@ -222,11 +222,6 @@ def _denied_too(ours: set[str], head: str, stating: str, shared: int, sources: S
         head in denied and stating not in sentence and len(ours & stems) >= max(MIN_AGREEING, shared)
         for sentence, denied, stems in _source_denials(tuple(sources))
     )
-
-
-def _with_parts(stems: set[str]) -> set[str]:
-    """``stems`` and the stems of their hyphenated parts ("a missed-appointment fee" is about missed appointments)."""
-    return stems | {stem(part) for s in stems if "-" in s for part in s.split("-") if part}
 
 
 def _denied_in_other_words(denied: Slots, claim: Slots, asserted: frozenset[str]) -> str | None:

@@ -33,7 +33,8 @@ _PERMITTED_RE = re.compile(r"\bmay\s++(?!not\b|be\b|have\b)(?:also\s++)?([a-z]++
 _CONDITION_RE = re.compile(r"\b(?:if|when|whenever|should\s++you)\b", re.IGNORECASE)
 _JOINED_RE = re.compile(r"\s(?:and|but|while|whereas)\s|[,;]\s")
 _SCOPED_RE = re.compile(r"\b(?:except|unless|under|over|aged|only|other\s++than)\b", re.IGNORECASE)
-"""Words that give a duty or a choice to some only: each side may speak of different people or things."""
+"""Words that give a choice to some only: the claim may speak of people or things the duty leaves out."""
+_EXCEPTED_RE = re.compile(r"\b(?:except|unless|other\s++than|apart\s++from)\b", re.IGNORECASE)
 _PERMITTING_RE = re.compile(r"\b(?:can|may|allowed|able|welcome)\b", re.IGNORECASE)
 _CONTRASTED_RE = re.compile(
     r",\s*+(?=(?:but|although|though|while|whereas|yet)\s)"
@@ -91,7 +92,10 @@ def duty_clash(claim_text: str, window_text: str) -> str | None:
         cuts = [m.end() for m in _JOINED_RE.finditer(clause, 0, stated.start())]
         end = next((m.start() for m in _JOINED_RE.finditer(clause, stated.end())), len(clause))
         duty_words = extract(clause[max(cuts, default=0) : end]).stems - _MODAL_STEMS
-        if len(duty_words & content) < 2 or len(duty_words - content) > 3 or _SCOPED_RE.search(f"{said} {clause}"):
+        # Told of some only: the claim's choice for a group ("optional for riders aged 16 and over"), or the duty
+        # with its exceptions ("every field …, except the description").
+        segment = clause[max(cuts, default=0) : end]
+        if len(duty_words & content) < min(2, len(content)) or _SCOPED_RE.search(said) or _EXCEPTED_RE.search(segment):
             return None
         return f"advice or a choice where the source states a duty ('{stated.group()}')"
     # A permission the claim gives as well ("you can apply …, and you need to put the request in") is the

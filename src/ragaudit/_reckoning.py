@@ -19,6 +19,7 @@ from ragaudit._calendar import beside_dates, in_date
 from ragaudit._figure_context import figure_words
 from ragaudit._figures import Described, FigurePool, itemised_total, reach, within
 from ragaudit._slot_data import MONEY, RATE_QUALIFIERS, WORKING_OUT
+from ragaudit._text import with_parts
 from ragaudit._working import calendar_factors, derives
 from ragaudit.matching import quantity_supported, year_like
 from ragaudit.slots import MAX_CHARS, Quantity, Slots
@@ -209,13 +210,20 @@ _PERIOD_RE = re.compile(
 )
 
 
+_NAMED_PERIOD_RE = re.compile(r"\b(?:(?:a|an|per|each|every)\s++(week|month|year)|(weekly|monthly))\b", re.IGNORECASE)
+
+
 def _per_second(q: Quantity, text: str) -> float | None:
     """A sum of money's rate per second where a period follows it ("£1.50 per 30 minutes", "£3 an hour")."""
     if q.dimension not in MONEY:
         return None
     m = _PERIOD_RE.match(text, q.start, min(len(text), q.end + 40))
     if m is None:
-        return None
+        # "Monthly, an en-suite comes to about £728": the one period the clause names, before its figure.
+        named = {
+            _ADVERBS.get(w.lower(), w.lower()) for pair in _NAMED_PERIOD_RE.findall(text[:MAX_CHARS]) for w in pair if w
+        }
+        return q.value / _PERIOD_SECONDS[named.pop()] if len(named) == 1 else None
     unit = (m[2] or _ADVERBS.get((m[3] or "").lower(), "year")).lower()
     return q.value / ((float(m[1]) if m[1] else 1.0) * _PERIOD_SECONDS[unit])
 
@@ -270,7 +278,7 @@ def read_pool(texts: Sequence[str], read: Sequence[Slots]) -> FigurePool:
     return pool
 
 
-def _shares(stems: AbstractSet[str], described: Sequence[Described]) -> list[float]:
+def _shares(stems: AbstractSet[str], described: Sequence[Described], *, compared: bool = False) -> list[float]:
     """Percentages of the sources' figures whose words the claim gives: a part of a whole ("35% of bookings" of "84
     regular weekly classes" in "240 bookings"), or a change between two figures of one kind side by side, said to be
     one ("rose by 12.8%" of "hire income totalled £31,460, up from £27,900"). Tied to what each figure counts, so
@@ -278,6 +286,15 @@ def _shares(stems: AbstractSet[str], described: Sequence[Described]) -> list[flo
     parts = [d.figure for d in described if len(d.counts & stems) >= 2][:_COUNTS]
     wholes = [d.figure for d in described if d.counts & stems][:_STATED]
     out = {100 * q.value / w.value for q in parts for w in wholes if q.dimension == w.dimension and q.value < w.value}
+    if compared:
+        # "A studio is about 28% dearer than an en-suite": two figures the claim tells apart by its words, on either.
+        named = [(d.figure, d.around & stems) for d in described if d.around & stems and d.figure.value][:_COUNTS]
+        out |= {
+            100 * abs(a.value - b.value) / b.value
+            for a, x in named
+            for b, y in named
+            if x != y and a.dimension == b.dimension
+        }
     for a, b in pairwise(described):
         q, p = a.figure, b.figure
         between = a.after[: p.start - q.end]
@@ -322,6 +339,8 @@ _CODE_BEFORE_RE = re.compile(r"[A-Z][a-z]*+\s*+$")
 _SIDE_BY_SIDE = 60
 """Characters from one figure's end to the next's at most, for the two to be a change ("£31,460, up from £27,900")."""
 _FROM_RE = re.compile(r"\bfrom\b", re.IGNORECASE)
+_COMPARED_RE = re.compile(r"\b(?:dearer|cheaper|more|less|higher|lower|bigger|smaller|greater)\s++than\b", re.I)
+"""A claim comparing two things ("28% dearer than an en-suite")."""
 _CHANGE_RE = re.compile(
     r"\b(?:from|to|up|down|rose|rising|fell|falling|increas\w*+|decreas\w*+|compared|against|versus|vs|than)\b",
     re.IGNORECASE,
@@ -389,13 +408,12 @@ def reckoned(
                     found[i].extend(t for t in spent[:1] if t not in found[i])
                 # A share of two figures the clause itself gives ("66 of the 240 bookings, which is 27.5%").
                 told = tuple(_value(p) for m, p in enumerate(row) if done[i][m] and p.dimension != "percent")[:_COUNTS]
+                stems = with_parts(claims[i].stems)  # the sources' figures are described by analyze()'s keys
+                compared = _COMPARED_RE.search(texts[i][:MAX_CHARS]) is not None
                 if (
                     (q.dimension == "percent" and _found(q, _ratios(told, told, True)))
-                    or (q.dimension == "percent" and _found(q, _shares(claims[i].stems, pool.described)))
-                    or (
-                        (cued or _counts_things(row, texts[i]))
-                        and _found(q, _combined(q, claims[i].stems, pool.described))
-                    )
+                    or (q.dimension == "percent" and _found(q, _shares(stems, pool.described, compared=compared)))
+                    or ((cued or _counts_things(row, texts[i])) and _found(q, _combined(q, stems, pool.described)))
                     or _restated(q, per)
                     or spent
                     or _follows(q, mine, worked, theirs, counted, counts[:_COUNTS], own, cued, rated)

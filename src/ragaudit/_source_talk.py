@@ -42,16 +42,17 @@ ABSTENTION_RE = re.compile(
       | \b(?:i\ (?:could|can)\ ?not|i\ can't|i\ (?:was|am)\ unable\ to|unable\ to|i\ don't\ know|
            cannot\ be\ (?:determined|worked\ out|calculated|confirmed|answered)|
            can't\ be\ (?:determined|worked\ out|calculated|confirmed|answered)|
-           (?:(?:is|are|was|were)\ not|isn't|aren't|wasn't|weren't)\ (?:mentioned|specified|stated|addressed|listed|
-           published|detailed|quoted|said)\b|
-           (?:(?:is|are|was|were)\ not|isn't|aren't|wasn't|weren't)\ (?:provided|included|available|given|known)
-           \ (?:here\b|anywhere\b|(?:in|on|by|from)\ (?:the|these|this|that|either|any|what)\b[^.]{{0,30}}?
-           \b(?:sources?|documents?|passages?|pages?|text|information|materials?|extracts?|context|website|site|leaflet|
-           notice|guide|brochure|shared|sent|provided|given)\b)|
+           (?:(?:is|are|was|were)\ not|isn't|aren't|wasn't|weren't)\ (?:mentioned|specified|stated|addressed)\b|
+           (?:isn't|aren't|wasn't|weren't)\ said\b|
+           (?:(?:is|are|was|were)\ not|isn't|aren't|wasn't|weren't)\ (?:provided|included|available|given|known|listed|
+           published|detailed|quoted)
+           \ (?:here\b|anywhere\b|in\ what\ (?:you've|you\ have)\ (?:shared|sent|provided|given)\b|
+           (?:in|on|by|from)\ (?:the|these|this|that|either|any)\ (?:[\w'’-]+\ ){{0,2}}(?:sources?|documents?|passages?|
+           pages?|text|information|materials?|extracts?|context|website|leaflet|notice|guide|brochure)\b)|
            \b(?:prices?|costs?|fees?|charges?|dates?|figures?|numbers?|amounts?|details?|times?|hours|deadlines?|reasons?|
            breakdown|rates?|names?|totals?|length|duration|capacity|address|email|contact|size|dimensions|schedule|
-           timetable|information)\ (?:(?:is|are|was|were)\ not|isn't|aren't|wasn't|weren't)
-           \ (?:provided|available|given|known)\b)
+           timetable|information)\ (?:(?:of|for)\ (?:[\w'’-]+\ ){{1,3}})?(?:(?:is|are|was|were)\ not|isn't|aren't|wasn't|weren't)
+           \ (?:provided|available|given|known|listed|published|detailed|quoted)\b)
       | \b(?:not\ possible|no\ way)\ to\ (?:determine|answer|say|tell|know|work\ out)
       | \bneither\ (?:source|document|passage|page)\b
       | \b(?:neither|none)\ (?:of\ (?:them|the\ (?:\w+\ )?\w+)\ |\w+\ )?(?:says|states|mentions|specifies|gives|lists|covers|addresses|

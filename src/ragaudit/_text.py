@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import re
 import tomllib
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -120,6 +121,12 @@ def stem(word: str) -> str:
     """Return the lower-cased Snowball stem of ``word`` (irregular forms mapped first)."""
     # A "word" may be a megabyte of letters: only words of a plausible length are cached.
     return _stem_cached(word) if len(word) <= _CACHE_WORD_CHARS else _stem(word)
+
+
+def with_parts(stems: AbstractSet[str]) -> set[str]:
+    """``stems`` and the stems of their hyphenated parts ("a missed-appointment fee" is about missed appointments;
+    :func:`analyze` keys a compound by its parts, the stems of a text's slots keep it whole)."""
+    return {*stems, *(stem(part) for s in stems if "-" in s for part in s.split("-") if part)}
 
 
 def _stem(word: str) -> str:

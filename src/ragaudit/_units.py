@@ -37,9 +37,13 @@ def unit_at(tokens: list[tuple[str, str, int, int]], j: int) -> tuple[str | None
     if first == "°" and j + 1 < len(tokens):
         degree = f"°{tokens[j + 1][1][:1].lower()}"
         return (degree, 2) if degree in lex.UNITS else (None, 0)
-    before = [t[1].lower() for t in tokens[max(0, j - 6) : j]]
-    if first in ("pound", "pounds") and _WEIGHING & set(before) and not _PAYING & set(before):
-        return "lb", 1  # "weighs about 2.2 pounds": a mass, where a weight and no price is spoken of
+    if first in ("pound", "pounds"):
+        # "weighs about 2.2 pounds": a mass, where the nearest word before it of weight or price is of weight.
+        told = next(
+            (w for w in (t[1].lower() for t in reversed(tokens[max(0, j - 6) : j])) if w in _WEIGHING | _PAYING), ""
+        )
+        if told in _WEIGHING:
+            return "lb", 1
     if first in lex.UNITS:
         return first, 1
     return None, 0

@@ -163,6 +163,7 @@ _FRACTIONS = frozenset(
     }
 )
 _PER = ("per", "a", "an")
+_TIME_PREPOSITIONS = frozenset({"at", "from", "until", "till", "by", "before", "after", "to", "around", "about"})
 _DAY_PART_RE = re.compile(r"\s++(?:at\s++night|in\s++the\s++(evening|afternoon|morning))\b", re.IGNORECASE)
 _RATE_QUALIFIER_RE = re.compile(f"(?i){lex.RATE_QUALIFIERS}")
 _AFTER_A_SECOND = ("or", "and", "of", "to", "later", "longer", "earlier", "before", "after", "per", "each")
@@ -189,9 +190,10 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
                 slots.times.add(hour * 60 + minute)
             i += 1
             continue
+        timed = i > 0 and tokens[i - 1][1].lower() in _TIME_PREPOSITIONS  # "at 11 at night", not "4 at night"
         part = (
             _DAY_PART_RE.match(text, end)
-            if kind == "num" and len(raw) <= 2 and raw.isdecimal() and 1 <= int(raw) <= 12
+            if timed and kind == "num" and len(raw) <= 2 and raw.isdecimal() and 1 <= int(raw) <= 12
             else None
         )
         if part:

@@ -98,7 +98,7 @@ def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
             if len(asserted) >= min(2, len(claim_cues.negated_keys)) and close(set()) and len(shared_words) >= 3:
                 conflicts.append(Conflict("negation", f"{_show(asserted)} as not so where the source states it", unit))
         for k in keys - unit.keys:
-            if k in claim_cues.negated_keys:
+            if k in claim_cues.negated_heads:
                 continue  # "VAT is not included" against "prices exclude VAT": the claim denies the opposite
             # "closed" against "not open" agrees: only an un-negated opposite contradicts.
             opposite = (ANTONYMS.get(k, frozenset()) & unit.keys) - unit.cues.negated_keys
