@@ -191,18 +191,18 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             i += 1
             continue
         timed = i > 0 and tokens[i - 1][1].lower() in _TIME_PREPOSITIONS  # "at 11 at night", not "4 at night"
-        part = (
+        day_part = (
             _DAY_PART_RE.match(text, end)
             if timed and kind == "num" and len(raw) <= 2 and raw.isdecimal() and 1 <= int(raw) <= 12
             else None
         )
-        if part:
+        if day_part:
             # "11 at night" is 23:00, "8 in the morning" 08:00 ("at night" before 6 is the small hours).
             hour = int(raw) % 12 + (
-                12 if part[1] in ("evening", "afternoon") or (part[1] is None and int(raw) >= 6) else 0
+                12 if day_part[1] in ("evening", "afternoon") or (day_part[1] is None and int(raw) >= 6) else 0
             )
             slots.times.add(hour % 24 * 60)
-            while i < n and tokens[i][2] < part.end():
+            while i < n and tokens[i][2] < day_part.end():
                 i += 1
             continue
         if kind == "iso":  # "2025-10-14" in a record or a table
@@ -245,11 +245,11 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
         elif kind == "word":
             # "below zero" places a temperature (read with it), it states no figure of its own.
             value = None if lower == "zero" and i > 0 and tokens[i - 1][1].lower() == "below" else word_number(raw)
-            part = tokens[i + 1][1].lower() if i + 1 < n else ""
-            if f"{lower}-{part}" in _FRACTIONS and fraction_of_unit(tokens, i + 2):
+            following = tokens[i + 1][1].lower() if i + 1 < n else ""
+            if f"{lower}-{following}" in _FRACTIONS and fraction_of_unit(tokens, i + 2):
                 # "three quarters of an hour" as "three-quarters of an hour": one fraction of a unit, read as one
                 # word ("one third of the toilets" stays a count and an ordinal, as it was read before).
-                lower, value, merged = f"{lower}-{part}", word_number(f"{lower}-{part}"), 1
+                lower, value, merged = f"{lower}-{following}", word_number(f"{lower}-{following}"), 1
             hyphen_unit = None
             if value is None and "-" in lower:
                 head, _, tail = lower.partition("-")
