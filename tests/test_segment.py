@@ -268,7 +268,7 @@ def test_a_claim_before_a_long_conflict_note_stays_a_claim() -> None:
         "The amount can't be given here.",
         "The exact fee isn't listed.",
         "A closing date is not provided in the documents.",
-        "The specific opening hours are not provided.",
+        "Specific opening hours are not provided.",
         "The warranty length is not given.",
         "The cancellation policy is not included in what you've shared with me.",
         "A closing date for applications is not available on the council page.",

@@ -139,8 +139,9 @@ _ABBREVIATION_PIECE_RE = re.compile(r"\s*(?:\d{1,3}[.)]|[a-zA-Z][.)]|[A-Z][a-z]{
 # A numbered clause after a full stop starts a sentence ("… by the Authority. 7.2 The master shall …"), as does
 # one after a lettered label: blingfire keeps a sentence going into a number or after a capital and a stop.
 _NUMBER = r"(?<=[.;:])\s+(?=(?:\d{1,3}(?:\.\d{1,3})+|\(\d{1,3}\)|\d{1,3}\.)\s+[A-Z(])"
-# blingfire also reads a unit ending in "mol." or "L." as an abbreviation or an initial ("… 75 mmol/mol. Above 90 …").
-_UNIT_STOP = r"(?<=\d)\s?(?:[a-zA-Zµμ]{1,4}/)?(?:[mnpµμ]?mol|[mdµμ]?L)\.(?=\s+[A-Z])"
+# blingfire also reads a unit ending in "mol." or "L." as an abbreviation or an initial ("… 75 mmol/mol. Above 90 …"),
+# and a clock time's "pm." ("… until 9 pm. Specific hours are not given").
+_UNIT_STOP = r"(?<=\d)\s?(?:(?:[a-zA-Zµμ]{1,4}/)?(?:[mnpµμ]?mol|[mdµμ]?L)|[ap]m)\.(?=\s+[A-Z])"
 _CLAUSE_NUMBER_RE = re.compile(f"{_NUMBER}|{LABEL_LETTER_END_RE.pattern}|{_UNIT_STOP}")
 
 
