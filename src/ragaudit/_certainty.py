@@ -25,6 +25,7 @@ from ragaudit._slot_data import (
     words_re,
 )
 from ragaudit._text import STOPWORDS, stem
+from ragaudit._windows import Window
 from ragaudit.slots import MAX_CHARS, Slots, extract
 
 _CONCLUSION_RE = words_re(LEXICON["cues"]["conclusions"])
@@ -365,3 +366,20 @@ def tells_link(claim_text: str, window_text: str, share: float = 0.6) -> bool:
     effect, cause = (extract(side).stems for side in mine)
     explained = extract(told[0]).stems
     return not (effect and not effect & theirs.stems and cause and len(cause & explained) >= share * len(cause))
+
+
+def unstated_link(claim: Slots, text: str, about: Sequence[Window], windows: Sequence[Window]) -> bool:
+    """Whether the causal link a claim makes is one no window about it, nor one of the nearest, states. A claim
+    that restates one passage nearly word for word, or whose cause and effect one passage tells side by side
+    ("stalled after … a fallen object had blocked it"), keeps that passage's link."""
+    near = [w.text for w in [*about[:3], *windows[:2]]]
+    return (
+        not hedges_link(claim, text)
+        and not cites_reason(text)
+        and not referral_consequence(text)
+        and max(w.word_coverage for w in windows) < 0.75
+        and not any(tells_link(text, w) for w in near)
+        and not any(sides_told(text, w) for w in near)
+        and not reasons_from_rule(text)
+        and not advice_reason_told(text, [w.text for w in dict.fromkeys([*about[:3], *windows[:3]])])
+    )

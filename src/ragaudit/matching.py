@@ -21,6 +21,7 @@ from ragaudit._figure_context import same_things
 from ragaudit._figures import FigurePool, first, first_figures, leading, reach, readings, within
 from ragaudit._figures import close as _close
 from ragaudit._mentions import words_around
+from ragaudit._rivals import slot_rivals
 from ragaudit._slot_data import MONEY, WORKING_OUT
 from ragaudit._working import area_of
 from ragaudit._working import derives as _derives
@@ -279,6 +280,11 @@ def compare(
             found.append(Mismatch("unit", f"'{_fmt(q)}' in another unit than the source's '{_fmt(p)}'"))
     claim_figures = [q for q in claim_figures if id(q) not in swapped]
     for q, p in miscounted(texts[0] if texts else "", claim_figures, window, sources_pool):
+        swapped.add(id(q))
+        found.append(Mismatch("number", f"{_fmt(q)} where the source has {_fmt(p)}"))
+    claim_figures = [q for q in claim_figures if id(q) not in swapped]
+    percents = [p for p in chain(sources_pool[:MAX_SLOTS], given) if p.dimension == "percent"]
+    for q, p in slot_rivals(*texts, claim_figures, window.quantities, percents, (sources_pool, given)) if texts else ():
         swapped.add(id(q))
         found.append(Mismatch("number", f"{_fmt(q)} where the source has {_fmt(p)}"))
     claim_figures = [q for q in claim_figures if id(q) not in swapped]

@@ -25,21 +25,12 @@ import numpy as np
 
 from ragaudit._budget import EmbeddingBudget
 from ragaudit._calendar import date_derived, date_span, in_date, same_date, shift_told, unstated_dates
-from ragaudit._certainty import (
-    advice_reason_told,
-    cites_reason,
-    hedges_link,
-    plain_statement,
-    reasons_from_rule,
-    referral_consequence,
-    sides_told,
-    tells_link,
-    withheld_cause,
-)
+from ragaudit._certainty import plain_statement, unstated_link, withheld_cause
 from ragaudit._denials import forbidden_things, polarity_clash
 from ragaudit._figures import FigurePool, working_days_read
 from ragaudit._mentions import counts_list, novel_literals, novel_name, particular, refers_back, share_in_words
 from ragaudit._reckoning import WORKED_ACROSS, itemised, read_pool, reckoned
+from ragaudit._rivals import first_rival
 from ragaudit._slot_data import APPROX, MONEY, UNIT_WORDS, WORKING_OUT, Quantity
 from ragaudit._text import LIGHT_WORDS, stem
 from ragaudit._verifier_model import VerifierModel, claim_features, load_model
@@ -317,6 +308,15 @@ class Verifier:
         # table row the windows missed); other figures derive only from what is near.
         rates = [q for q in pool if q.dimension == "percent"]
         doubling = claim.aggregates or any(slots.aggregates for slots in near_slots)
+        # A bound or rate the closest windows fill with another figure, however it might be worked out (10 = 5 × 2).
+        figures = [q for q in claim.quantities if not in_date(q, claim.dates)]
+        slots_of = [(w.text, slots.quantities) for w, slots in zip(figured, near_slots, strict=True)]
+        rival = first_rival(text, figures, slots_of, rates, (pool, given_q)) if self.detectors else None
+        if rival is not None:
+            found = [Mismatch("number", rival[1])]
+            return PairResult(
+                "contradicted", max(p, 0.8), "number", rival[1], [figured[rival[0]], *windows], found, feats
+            )
 
         # A figure may be worked out from the answer's earlier supported figures ("a £96 fee and £48 for the
         # test would bring the bill to £144"); only a clause that says it works something out may add words.
@@ -384,23 +384,7 @@ class Verifier:
             what = "', '".join([q.text for q in novel_q[:2]] + [claim.names[n] for n in novel_names[:2]] + literals[:2])
             status = "partially_supported" if best.coverage >= 0.5 or best.similarity >= 0.6 else "unsupported"
             return PairResult(status, max(p, 0.7), "added detail", f"no source states '{what}'", windows, [], feats)
-        # A causal link must be stated by a window about the claim or by one of the nearest; a claim
-        # that restates one passage nearly word for word, or whose cause and effect one passage tells
-        # side by side ("stalled after … a fallen object had blocked it"), keeps that passage's link.
-        if (
-            self.detectors
-            and claim.causal
-            and not hedges_link(claim, alignment.claim.text)
-            and not cites_reason(alignment.claim.text)
-            and not referral_consequence(alignment.claim.text)
-            and max(w.word_coverage for w in windows) < 0.75
-            and not any(tells_link(alignment.claim.text, w.text) for w in [*about[:3], *windows[:2]])
-            and not any(sides_told(alignment.claim.text, w.text) for w in [*about[:3], *windows[:2]])
-            and not reasons_from_rule(alignment.claim.text)
-            and not advice_reason_told(
-                alignment.claim.text, [w.text for w in dict.fromkeys([*about[:3], *windows[:3]])]
-            )
-        ):
+        if self.detectors and claim.causal and unstated_link(claim, alignment.claim.text, about, windows):
             return PairResult(
                 "unsupported", max(p, 0.7), "causal", "no source states this causal link", windows, [], feats
             )

@@ -1,0 +1,183 @@
+"""A figure the claim gives for a slot the window fills with another figure: the same bound ("capped at 12
+people" where "each course takes a maximum of 10 participants") or the same rate ("a late fee of £10 for every
+15 minutes" where "£5 per 15 minutes"). Arithmetic on the window's other figures may well give the claim's
+number (10 = 5 × 2); a clause that states a bound or a rate, working nothing out, states it, and states it wrong.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator, Sequence
+
+from ragaudit._figures import close, readings
+from ragaudit._slot_data import AGGREGATION, LEXICON, UNITS, WORKING_OUT, Quantity, words_re
+from ragaudit._text import STOPWORDS, stem
+
+MAX_FIGURES = 16
+"""Figures of a claim, and of a window, paired at most (bounded work: 16 × 16 pairs)."""
+_BEFORE = 32
+"""Characters before a figure read for the bound that opens it ("a maximum of 10")."""
+_AROUND = 48
+"""Characters either side of a figure read for the words saying what it bounds."""
+_STATED = 256
+"""Figures of the request read for the claim's own figure at most (a hostile request may hold thousands)."""
+_ROUNDING = 0.03
+"""How far a bound's number may be rounded in another unit."""
+_CONTEXT = 3
+"""Content words either side of a figure that say what it bounds."""
+
+_UPPER_RE = words_re(LEXICON["cues"]["upper_bound_phrases"])
+_LOWER_RE = words_re(LEXICON["cues"]["lower_bound_phrases"])
+_BOUND_WORDS = frozenset(
+    stem(w)
+    for p in (*LEXICON["cues"]["upper_bound_phrases"], *LEXICON["cues"]["lower_bound_phrases"])
+    for w in p.split()
+)
+_GAP_RE = re.compile(r"[\s£$€]*+(?:(?:of|a|an|about|around)[\s£$€]++)?[\s£$€]*+")
+"""What may stand between a bound and its figure ("a maximum of 10", "up to £50")."""
+_PER_RE = re.compile(r"\s*+(?:per|an?|each|every|for\s++every|for\s++each)\s++", re.IGNORECASE)
+_WORD_RE = re.compile(r"[^\W\d_]++")
+_PER_INSIDE_RE = re.compile(r"\s(?:per|an?|each|every)\s++([^\W\d_]++)$", re.IGNORECASE)
+"""A rate read as one figure ("£40 per hour")."""
+_PER_WORDS = frozenset({"per", "everi", "each"})
+_CLAUSE_RE = re.compile(r"[,;:()\n.]")
+_EACH_RE = re.compile(r"\b(?:each|apiece)\b", re.IGNORECASE)
+_TALLY_WORDS = (
+    WORKING_OUT
+    | (AGGREGATION - {"each", "both"})
+    | {"among", "between", "share", "shared", "split", "sum", "works"}
+    | {"cheaper", "discount", "discounted", "drops", "falls", "instead", "reduced", "reduces", "rises"}
+)
+"""Words of a clause that works a figure out ("split between the four of you, £12 a night each"): its figures
+may differ from any the window bounds or rates."""
+
+
+def _bound(text: str, q: Quantity) -> str | None:
+    """``"upper"`` or ``"lower"`` when a bound opens the figure ("capped at 12", "at least 22 hours")."""
+    before = text[max(0, q.start - _BEFORE) : q.start]
+    for direction, pattern in (("upper", _UPPER_RE), ("lower", _LOWER_RE)):
+        ends = [m.end() for m in pattern.finditer(before)]
+        if ends and _GAP_RE.fullmatch(before, ends[-1]):
+            return direction
+    return None
+
+
+def _per(text: str, q: Quantity, figures: Sequence[Quantity]) -> tuple[tuple[str | None, object] | None, int]:
+    """What the figure is a rate per (the figure after "per" in "£5 per 15 minutes", the unit of "22 hours a day" or
+    of "£40 per hour", read as one figure), and where the rate ends."""
+    inside = _PER_INSIDE_RE.search(q.text)
+    if inside is not None:
+        return _unit_key(inside.group(1)), q.end
+    m = _PER_RE.match(text, q.end)
+    if m is None:
+        return None, q.end
+    after = next((p for p in figures if p.start <= m.end() < p.end or p.start == m.end()), None)
+    if after is not None and after is not q:
+        return (after.dimension, after.value), after.end
+    word = _WORD_RE.match(text, m.end())
+    return (_unit_key(word.group()), word.end()) if word else (None, q.end)
+
+
+def _unit_key(word: str) -> tuple[str | None, object]:
+    """A rate's unit as "an hour" reads it (dimension and size), else its stem ("per *person*")."""
+    unit = UNITS.get(word.lower())
+    return unit if unit is not None else ("word", stem(word.lower()))
+
+
+def _around(text: str, q: Quantity, end: int) -> set[str]:
+    """Content stems of the few words either side of a figure (after its rate, up to ``end``), within its clause."""
+    before = _CLAUSE_RE.split(text[max(0, q.start - _AROUND) : q.start])[-1]
+    after = _CLAUSE_RE.split(text[end : end + _AROUND])[0]
+    keep = [[s for w in _WORD_RE.findall(part) if _content(s := stem(w.lower()), w)] for part in (before, after)]
+    return {*keep[0][-_CONTEXT:], *keep[1][:_CONTEXT]}
+
+
+def _content(key: str, word: str) -> bool:
+    return word.lower() not in STOPWORDS and key not in _BOUND_WORDS and key not in _PER_WORDS
+
+
+def _closest(near: set[str], candidates: list[tuple[Quantity, set[str]]]) -> list[Quantity]:
+    """The one candidate sharing the most words with ``near`` (none on a tie or with none shared)."""
+    scored = sorted(((len(near & words), p) for p, words in candidates), key=lambda t: -t[0])
+    if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return []
+    return [scored[0][1]]
+
+
+def _same(a: Quantity, b: Quantity, approx: bool) -> bool:
+    """Whether ``a`` states ``b``: a bound's number within a converted unit's rounding ("at least five feet" for
+    "at least 1.5 m"), not within the tenth a hedged figure may stray."""
+    return a.dimension == b.dimension and any(
+        close(x, y, approx) or math.isclose(x, y, rel_tol=_ROUNDING) for x in readings(a) for y in readings(b)
+    )
+
+
+def slot_rivals(
+    claim_text: str,
+    window_text: str,
+    figures: Sequence[Quantity],
+    window: Sequence[Quantity],
+    percents: Sequence[Quantity] = (),
+    stated: Sequence[Sequence[Quantity]] = (),
+) -> Iterator[tuple[Quantity, Quantity]]:
+    """Pairs of a claim figure and the window figure for the same bound or rate that differs from it. A figure
+    the window or ``stated`` (the request's figures) give anyway has no rival, nor has one that a percentage of
+    the request turns the rival into, nor one in a clause that works a figure out."""
+    if not figures or not window or _TALLY_WORDS & {w.lower() for w in _WORD_RE.findall(claim_text)}:
+        return
+    if any(q.dimension == "percent" for q in figures):
+        return
+    theirs = [p for p in window[:MAX_FIGURES] if not p.label and not p.frequency_word]
+    bounds = {id(p): _bound(window_text, p) for p in theirs}
+    rates = {id(p): _per(window_text, p, window) for p in theirs}
+    if not any(bounds.values()) and not any(rate for rate, _ in rates.values()):
+        return
+    for q in figures[:MAX_FIGURES]:
+        bound, (rate, rate_end) = _bound(claim_text, q), _per(claim_text, q, figures)
+        # A bound reads as approximate ("at least 20 hours"); the number it bounds is exact all the same.
+        approx = q.approx and bound is None
+        if q.label or approx or q.frequency_word or _EACH_RE.search(claim_text, q.end):
+            continue  # "£30 per night each": a share of the rate, worked out
+        kind = [p for p in theirs if p.dimension == q.dimension]
+        rivals = [p for p in kind if rate is not None and rates[id(p)][0] == rate]
+        if not rivals and bound is not None:
+            rivals = [p for p in kind if bounds[id(p)] == bound]
+        # The window's own figure equal to the claim's states it, unless it fills another bound or rate.
+        if any(
+            _same(q, p, approx)
+            and (bound is None or bounds[id(p)] in (None, bound))
+            and (rate is None or rates[id(p)][0] in (None, rate))
+            for p in kind
+        ):
+            continue
+        # The one for the same thing ("£9 per 30 minutes for guests"); a bound names what it bounds.
+        if len(rivals) > 1 or (rivals and rate is None):
+            near = _around(claim_text, q, rate_end)
+            rivals = _closest(near, [(p, _around(window_text, p, rates[id(p)][1])) for p in rivals])
+        # "£21.60 an hour" with a member's 10% off "£24 per hour": worked out, not misstated.
+        rivals = [p for p in rivals if not any(_discounted(q, p, r) for r in percents)]
+        # Stated more often in the request than in this window: perhaps for this same thing, elsewhere.
+        here = sum(_same(q, p, approx) for p in theirs)
+        if len(rivals) == 1 and sum(_same(q, p, approx) for told in stated for p in told[:_STATED]) <= here:
+            yield q, rivals[0]
+
+
+def _discounted(q: Quantity, p: Quantity, rate: Quantity) -> bool:
+    share = rate.value / 100
+    return any(close(q.value, p.value * f, False) for f in (1 - share, 1 + share, share))
+
+
+def first_rival(
+    claim_text: str,
+    figures: Sequence[Quantity],
+    windows: Sequence[tuple[str, Sequence[Quantity]]],
+    percents: Sequence[Quantity] = (),
+    stated: Sequence[Sequence[Quantity]] = (),
+) -> tuple[int, str] | None:
+    """The first of ``windows`` (text, figures) to fill a bound or rate of the claim with another figure: its index
+    and what it says (see :func:`slot_rivals`)."""
+    for i, (text, quantities) in enumerate(windows):
+        for q, p in slot_rivals(claim_text, text, figures, quantities, percents, stated):
+            return i, f"{q.text} where the source has {p.text}"
+    return None

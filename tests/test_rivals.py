@@ -1,0 +1,57 @@
+"""Bounds and rates (:mod:`ragaudit._rivals`): a figure the claim gives for a bound or a rate the source fills
+with another figure is a wrong number, whatever arithmetic on the source's other figures might give."""
+
+from __future__ import annotations
+
+import pytest
+from tests.audit_helpers import flagged
+
+from ragaudit._rivals import slot_rivals
+from ragaudit.slots import extract
+
+POOL_RULES = (
+    "Lane hire: £6 per 30 minutes for members, £9 per 30 minutes for guests. Each lane takes a maximum of 6 "
+    "swimmers at a time, and children under 8 must be accompanied by at least one adult. Sessions run for 2 hours."
+)
+
+
+def rivals(claim: str, window: str) -> list[tuple[str, str]]:
+    """The (claim figure, window figure) pairs :func:`slot_rivals` finds."""
+    mine, theirs = extract(claim), extract(window)
+    return [(q.text, p.text) for q, p in slot_rivals(claim, window, mine.quantities, theirs.quantities)]
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("Each lane is capped at 8 swimmers.", []),  # the source states 8 (of children): no slip read
+        ("Each lane is capped at 9 swimmers.", [("9", "6")]),  # 9 = 6 + 3 by arithmetic: a bound all the same
+        ("Guests pay £12 for every 30 minutes in a lane.", [("£12", "£9")]),  # 12 = 6 × 2
+        ("Each lane takes no more than six swimmers.", []),
+        ("Guests pay £9 for each 30 minutes.", []),
+        ("A two-hour guest session therefore comes to £36 per lane.", []),  # working shown: not a stated rate
+    ],
+)
+def test_a_bound_or_rate_is_read_against_the_one_the_source_gives(claim: str, expected: list[tuple[str, str]]) -> None:
+    assert rivals(claim, POOL_RULES) == expected
+
+
+def test_a_bound_in_another_unit_is_rounded_not_misstated() -> None:
+    window = "Keep the stove at least 1.5 m from curtains and at least 30 cm from the wall."
+    assert rivals("Keep it at least five feet from curtains.", window) == []
+    assert rivals("Keep it at least ten feet from curtains.", window) == [("ten feet", "1.5 m")]
+
+
+def test_a_rate_a_stated_percentage_turns_into_the_claims_is_worked_out() -> None:
+    window = "Studio hire is £40 per hour."
+    ten_off = extract("Members get 10% off.").quantities
+    claim = "Members pay £36 an hour."
+    assert list(slot_rivals(claim, window, extract(claim).quantities, extract(window).quantities, ten_off)) == []
+    assert rivals(claim, window) == [("£36 an hour", "£40 per hour")]
+
+
+def test_the_audit_flags_a_misstated_rate_and_passes_a_split_one() -> None:
+    assert flagged("Guests pay £18 for every 30 minutes of lane hire.", POOL_RULES)
+    assert not flagged("Guests pay £9 for every 30 minutes of lane hire.", POOL_RULES)
+    source = "The cottage costs £120 per night and sleeps four."
+    assert not flagged("Split between the four of you, that's £30 per night each.", source)
