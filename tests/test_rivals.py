@@ -55,3 +55,17 @@ def test_the_audit_flags_a_misstated_rate_and_passes_a_split_one() -> None:
     assert not flagged("Guests pay £9 for every 30 minutes of lane hire.", POOL_RULES)
     source = "The cottage costs £120 per night and sleeps four."
     assert not flagged("Split between the four of you, that's £30 per night each.", source)
+
+
+CLOSURE = (
+    "The workshop closes from 22 December to 2 January inclusive and reopens on Monday 5 January. "
+    "Orders placed after 15 December are made in the new year."
+)
+
+
+def test_a_date_given_for_an_event_the_source_dates_otherwise_is_flagged() -> None:
+    assert flagged("The workshop reopens on Friday 2 January.", CLOSURE)  # 2 January ends the closure
+    assert not flagged("The workshop reopens on Monday 5 January.", CLOSURE)
+    # A range's end shares its start's words; a date counted from a stated length is worked out.
+    assert not flagged("It is shut from 22 December to 2 January.", CLOSURE)
+

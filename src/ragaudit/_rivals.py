@@ -6,13 +6,28 @@ number (10 = 5 × 2); a clause that states a bound or a rate, working nothing ou
 
 from __future__ import annotations
 
+import calendar
 import math
 import re
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 
+from ragaudit._calendar import in_date, same_date
 from ragaudit._figures import close, readings
-from ragaudit._slot_data import AGGREGATION, LEXICON, UNITS, WORKING_OUT, Quantity, words_re
+from ragaudit._slot_data import (
+    AGGREGATION,
+    LEXICON,
+    MONTHS,
+    UNITS,
+    WEEKDAYS,
+    WORKING_OUT,
+    Date,
+    Quantity,
+    Slots,
+    words_re,
+)
 from ragaudit._text import STOPWORDS, stem
+from ragaudit.slots import MAX_CHARS, extract
 
 MAX_FIGURES = 16
 """Figures of a claim, and of a window, paired at most (bounded work: 16 × 16 pairs)."""
@@ -41,6 +56,11 @@ _WORD_RE = re.compile(r"[^\W\d_]++")
 _PER_INSIDE_RE = re.compile(r"\s(?:per|an?|each|every)\s++([^\W\d_]++)$", re.IGNORECASE)
 """A rate read as one figure ("£40 per hour")."""
 _PER_WORDS = frozenset({"per", "everi", "each"})
+_RANGE_RE = re.compile(r"\s*+(?:to|and|until|till|through|-|–|—)\s*+", re.IGNORECASE)
+_SOURCES = 32
+"""Sources read for a claim's date in words as close as the rival's, at most."""
+_DATE_CONTEXT = 5
+"""Content words before a date that say what happens on it ("the salon … *reopens on*")."""
 _CLAUSE_RE = re.compile(r"[,;:()\n.]")
 _EACH_RE = re.compile(r"\b(?:each|apiece)\b", re.IGNORECASE)
 _TALLY_WORDS = (
@@ -168,16 +188,77 @@ def _discounted(q: Quantity, p: Quantity, rate: Quantity) -> bool:
     return any(close(q.value, p.value * f, False) for f in (1 - share, 1 + share, share))
 
 
+def date_rival(
+    claim_text: str, claim: Slots, window_text: str, window: Slots, sources: Sequence[str] = ()
+) -> tuple[Date, Date] | None:
+    """A date the claim gives for an event the window dates otherwise: the window date whose words before it say
+    most of what the claim date's do ("reopens on Friday 2 January" where "… to 2 January inclusive, and reopens
+    on Saturday 3 January"), where no source gives the claim's date in words as close. A claim that counts a
+    length of time may work its date out ("two weeks later")."""
+    if (
+        not claim.dates
+        or not window.dates
+        or any(q.dimension == "time" and not q.frequency_word for q in claim.quantities)
+    ):
+        return None
+    theirs = _dated(window_text[:MAX_CHARS], tuple(window.dates[:MAX_FIGURES]))
+    for k, d in enumerate(claim.dates[:MAX_FIGURES]):
+        if k and _RANGE_RE.fullmatch(claim_text, claim.dates[k - 1].end, d.start):
+            continue  # a range's end ("from 1 to 25 October") shares its start's words
+        anchor, mine = _lead(claim_text, d.start)
+        scored = sorted(
+            ((len(mine & words), a == anchor, w) for w, a, words in theirs), key=lambda t: t[:2], reverse=True
+        )
+        score, anchored, best = scored[0]
+        tied = len(scored) > 1 and scored[1][:2] == (score, anchored)
+        if same_date(d, best) or tied or not (score >= 2 or (score == 1 and anchored)):
+            continue
+        told = [*theirs, *(t for text in sources[:_SOURCES] for t in _dated(text[:MAX_CHARS]))]
+        if not any(same_date(d, w) and len(mine & words) >= score for w, _, words in told):
+            return d, best
+    return None
+
+
+@lru_cache(maxsize=256)  # a request's windows and sources, read for each of its claims
+def _dated(text: str, dates: tuple[Date, ...] | None = None) -> tuple[tuple[Date, str, frozenset[str]], ...]:
+    """Each date of ``text`` (the first :data:`MAX_FIGURES` × 4) with the words before it (see :func:`_lead`)."""
+    found = dates if dates is not None else tuple(extract(text).dates[: 4 * MAX_FIGURES])
+    return tuple((w, *_lead(text, w.start)) for w in found)
+
+
+def _lead(text: str, start: int) -> tuple[str, frozenset[str]]:
+    """The content word right before a date and the few before it, within its clause (no weekday, no month)."""
+    before = _CLAUSE_RE.split(text[max(0, start - 2 * _AROUND) : start])[-1]
+    words = [
+        key
+        for w in _WORD_RE.findall(before)
+        if len(w) > 1 and _content(key := stem(w.lower()), w) and w.lower() not in MONTHS and w.lower() not in WEEKDAYS
+    ][-_DATE_CONTEXT:]
+    return (words[-1] if words else ""), frozenset(words)
+
+
 def first_rival(
     claim_text: str,
-    figures: Sequence[Quantity],
-    windows: Sequence[tuple[str, Sequence[Quantity]]],
+    claim: Slots,
+    windows: Sequence[tuple[str, Slots]],
     percents: Sequence[Quantity] = (),
     stated: Sequence[Sequence[Quantity]] = (),
-) -> tuple[int, str] | None:
-    """The first of ``windows`` (text, figures) to fill a bound or rate of the claim with another figure: its index
-    and what it says (see :func:`slot_rivals`)."""
-    for i, (text, quantities) in enumerate(windows):
-        for q, p in slot_rivals(claim_text, text, figures, quantities, percents, stated):
-            return i, f"{q.text} where the source has {p.text}"
+    sources: Sequence[str] = (),
+) -> tuple[int, str, str] | None:
+    """The first of ``windows`` (text, slots) to fill a bound, a rate or a dated event of the claim otherwise: its
+    index, the mismatch's kind (``number`` or ``date``) and what it says (see :func:`slot_rivals`, :func:`date_rival`)."""
+    figures = [q for q in claim.quantities if not in_date(q, claim.dates)]
+    for i, (text, slots) in enumerate(windows):
+        for q, p in slot_rivals(claim_text, text, figures, slots.quantities, percents, stated):
+            return i, "number", f"{q.text} where the source has {p.text}"
+        dated = date_rival(claim_text, claim, text, slots, sources)
+        if dated is not None:
+            return i, "date", told_date(*dated)
     return None
+
+
+def told_date(mine: Date, theirs: Date) -> str:
+    """What a date rival says ("2 January where the source has 3 January")."""
+    return " where the source has ".join(
+        " ".join(str(x) for x in (d.day, calendar.month_name[d.month], d.year) if x) for d in (mine, theirs)
+    )

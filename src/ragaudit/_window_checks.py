@@ -13,6 +13,7 @@ from ragaudit._certainty import closest_clause, concludes, hedges_what_is_stated
 from ragaudit._duty import duty_clash
 from ragaudit._figure_context import about_the_same_figure
 from ragaudit._identity import ENDS_ON_NAME_RE, identity_swap, misplaced_deed, misplaced_party
+from ragaudit._rivals import date_rival, told_date
 from ragaudit._roles import name_swap, role_swap
 from ragaudit._scope import quantifiers_clash, restricted, table_exception
 from ragaudit._slot_data import Quantity
@@ -135,6 +136,9 @@ def window_mismatches(
         or (near.unknown and (claim.causal or concludes(text)) and not (claim.hedged or claim.unknown))
     ):
         found.append(Mismatch("modality", "a certain statement where the source only hedges or leaves it open"))
+    dated = date_rival(alignment.claim.text, claim, window.text, theirs, [s.text for s in index.sources])
+    if dated is not None and not any(m.kind == "date" for m in found):
+        found.append(Mismatch("date", told_date(*dated)))
     duty = duty_clash(alignment.claim.text, window.text)
     if duty:
         found.append(Mismatch("modality", duty))

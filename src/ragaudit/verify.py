@@ -308,14 +308,13 @@ class Verifier:
         # table row the windows missed); other figures derive only from what is near.
         rates = [q for q in pool if q.dimension == "percent"]
         doubling = claim.aggregates or any(slots.aggregates for slots in near_slots)
-        # A bound or rate the closest windows fill with another figure, however it might be worked out (10 = 5 × 2).
-        figures = [q for q in claim.quantities if not in_date(q, claim.dates)]
-        slots_of = [(w.text, slots.quantities) for w, slots in zip(figured, near_slots, strict=True)]
-        rival = first_rival(text, figures, slots_of, rates, (pool, given_q)) if self.detectors else None
+        # A bound, a rate or an event the closest windows fill otherwise, however it might be worked out (10 = 5 × 2).
+        slots_of = [(w.text, slots) for w, slots in zip(figured, near_slots, strict=True)]
+        rival = first_rival(text, claim, slots_of, rates, (pool, given_q), texts) if self.detectors else None
         if rival is not None:
-            found = [Mismatch("number", rival[1])]
+            found = [Mismatch(rival[1], rival[2])]
             return PairResult(
-                "contradicted", max(p, 0.8), "number", rival[1], [figured[rival[0]], *windows], found, feats
+                "contradicted", max(p, 0.8), rival[1], rival[2], [figured[rival[0]], *windows], found, feats
             )
 
         # A figure may be worked out from the answer's earlier supported figures ("a £96 fee and £48 for the
