@@ -29,6 +29,7 @@ from ragaudit._certainty import plain_statement, unstated_link, withheld_cause
 from ragaudit._denials import forbidden_things, polarity_clash
 from ragaudit._figures import FigurePool, working_days_read
 from ragaudit._mentions import counts_list, novel_literals, novel_name, particular, refers_back, share_in_words
+from ragaudit._presence import presence_clash
 from ragaudit._reckoning import WORKED_ACROSS, itemised, read_pool, reckoned
 from ragaudit._rivals import first_rival
 from ragaudit._slot_data import APPROX, MONEY, UNIT_WORDS, WORKING_OUT, Quantity
@@ -285,6 +286,8 @@ class Verifier:
                 found = [Mismatch("negation", f"the source {side} '{clash[0]}'")]
             elif banned:
                 found = [Mismatch("negation", f"the source forbids '{banned}'")]
+            elif absent := presence_clash(alignment.claim.text, window.text, texts):
+                found = [Mismatch("negation", absent)]
             elif window in about and (
                 hedge := modality_clash(
                     claim, window.text, plain=plain_statement(alignment.claim.text), claim_text=alignment.claim.text

@@ -1,0 +1,34 @@
+"""What a place or a booking comes with (:mod:`ragaudit._presence`): a thing the claim says is provided that the
+source says there is none of, or the reverse, however little else the two sentences share."""
+
+from __future__ import annotations
+
+from tests.audit_helpers import flagged
+
+from ragaudit._presence import presence_clash
+
+CABIN = (
+    "Each cabin sleeps four and has a wood burner and a small kitchen. There is no television, so bring books "
+    "and games; firewood is provided for the first night. Towels and linen are not included but can be hired "
+    "for £12 per person."
+)
+
+
+def test_a_thing_the_source_says_there_is_none_of_is_not_provided() -> None:
+    assert presence_clash("A television is provided in every cabin.", CABIN, [CABIN]) is not None
+    assert presence_clash("Linen is included as well, so there's no need to pack sheets.", CABIN, [CABIN]) is not None
+    assert presence_clash("Firewood is not included, so bring your own.", CABIN, [CABIN]) is not None
+
+
+def test_what_the_source_says_either_way_and_things_at_a_price_are_no_clash() -> None:
+    assert presence_clash("Firewood is provided for your first night.", CABIN, [CABIN]) is None
+    assert presence_clash("There's no TV in the cabins.", CABIN, [CABIN]) is None
+    assert presence_clash("Towels can be hired for £12 each, if you need them.", CABIN, [CABIN]) is None
+    # Provided in one place and not in another: which one the claim means, the words must say.
+    other = "The lodge at the gate has a television in the lounge, which is provided for all guests."
+    assert presence_clash("A television is provided for guests.", CABIN, [CABIN, other]) is None
+
+
+def test_the_audit_reports_a_presence_the_source_denies_as_a_negation() -> None:
+    assert flagged("The cabins sleep four, and a television is provided too.", CABIN)
+    assert not flagged("The cabins sleep four, and firewood is provided for the first night.", CABIN)
