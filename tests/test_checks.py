@@ -533,3 +533,21 @@ def test_a_denial_contradicted_stays_so_whatever_figures_follow_by_arithmetic() 
     ).claims
     assert claim.status == "contradicted" and claim.decided_by == "detector:negation"
     assert "check:inference" not in claim.amended_by
+
+
+def test_a_conjunction_of_time_in_an_ask_is_no_word_a_source_must_hold() -> None:
+    """ "How long can you hold it once it's finished?": the ask is about holding; "once" is its form, and an answer
+    opening on "Once …" fills no gap."""
+    sources = [
+        {
+            "id": "S1",
+            "text": "We will contact you when your piece is ready. Completed items must be collected, or delivery "
+            "arranged, within 14 days of that notification; after this, storage is charged at £10 per week.",
+        }
+    ]
+    report = audit(
+        "Once they let you know it's ready, you have a fortnight to pick it up or book delivery [S1].",
+        sources,
+        "How long can you hold it once it's finished?",
+    )
+    assert report.abstention is not None and not report.abstention.query_has_gap
