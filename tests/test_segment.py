@@ -231,7 +231,10 @@ def test_after_a_gap_only_advice_is_taken_for_a_referral() -> None:
     assert [c.text for c in segment(answer).claims] == ["The hotel staff contact guests by text before arrival."]
 
 
-@pytest.mark.parametrize("opening", ["It's too early to say for sure.", "It depends.", "Not necessarily."])
+@pytest.mark.parametrize(
+    "opening",
+    ["It's too early to say for sure.", "It depends.", "Not necessarily.", "It depends on how serious the problem is."],
+)
 def test_a_sentence_that_only_frames_the_answer_is_no_claim(opening: str) -> None:
     answer = f"{opening} The vaccine trial enrolled 240 volunteers."
     assert [c.text for c in segment(answer).claims] == ["The vaccine trial enrolled 240 volunteers."]

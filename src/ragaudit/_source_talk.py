@@ -125,14 +125,16 @@ FRAMING_RE = re.compile(
         (?:it(?:'s|’s|\ is)\ (?:too\ (?:early|soon)|hard|difficult|impossible)\ to\ (?:say|tell|know)(?:\ (?:for\ sure|yet|
               definitively|with\ certainty))?+
          |(?:nobody|no\ one|no-one)\ (?:can|could)\ (?:say|tell|know)(?:\ (?:for\ sure|yet|for\ certain|with\ certainty))?+
-         |(?:it|that)\ (?:depends|varies)(?:\ on\ (?:the\ (?:details|circumstances|case)|your\ circumstances))?+
+         |(?:it|that|this)\ (?:all\ )?(?:depends|varies)(?:\ on\ (?:the\ (?:details|circumstances|case)|your\ circumstances
+              |(?:how|what|which|when|where|whether)\ [\w'’\ -]{1,60}))?+
          |not\ (?:necessarily|always|quite|exactly|yet)
          |(?:for\ the\ most\ part|mostly|largely|broadly|in\ general|generally|in\ most\ cases|in\ part|partly),?\ (?:yes|no)
          |(?:possibly|perhaps|maybe|potentially)(?:,?\ but\ (?:it|that|this)\ (?:hasn't|hasn’t|has\ not|isn't|isn’t|is\ not)
               \ (?:been\ )?(?:established|confirmed|proven|proved|shown|certain|clear)(?:\ yet)?)?+)[.!]?""",
     re.IGNORECASE | re.VERBOSE,
 )
-"""A sentence that frames the answer and states nothing ("It's too early to say for sure.", "It depends."):
+"""A sentence that frames the answer and states nothing ("It's too early to say for sure.", "It depends.", "It depends
+on how serious the problem is."):
 what follows carries the claims; "Possibly, but it hasn't been established." answers a yes-or-no question
 with what the claims after it show."""
 _NOTE_HEAD_RE = re.compile(r"[^:]{10,200}?:(?=\s++\S)")
