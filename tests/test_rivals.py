@@ -69,3 +69,13 @@ def test_a_date_given_for_an_event_the_source_dates_otherwise_is_flagged() -> No
     # A range's end shares its start's words; a date counted from a stated length is worked out.
     assert not flagged("It is shut from 22 December to 2 January.", CLOSURE)
 
+
+
+def test_rates_over_other_lengths_sums_of_rates_and_listed_dates_are_read_as_a_reader_would() -> None:
+    halves = "Members pay £18 per half hour; non-members pay £40 per hour."
+    assert rivals("Members pay £36 an hour.", halves) == []  # the same rate over an hour
+    skis = "Ski hire is £30 per day for adults and £18 per day for children."
+    assert rivals("An adult and a child hiring skis pay £48 per day.", skis) == []  # two rates bought together
+    bins = "Garden waste is collected on 3 March, 17 March and 31 March."
+    assert not flagged("There is a garden waste collection on 17 March.", bins)  # a list's dates share its words
+    assert flagged("Garden waste goes out on 10 March.", bins)

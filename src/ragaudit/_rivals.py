@@ -53,7 +53,9 @@ _GAP_RE = re.compile(r"[\s£$€]*+(?:(?:of|a|an|about|around)[\s£$€]++)?[\s�
 """What may stand between a bound and its figure ("a maximum of 10", "up to £50")."""
 _PER_RE = re.compile(r"\s*+(?:per|an?|each|every|for\s++every|for\s++each)\s++", re.IGNORECASE)
 _WORD_RE = re.compile(r"[^\W\d_]++")
-_PER_INSIDE_RE = re.compile(r"\s(?:per|an?|each|every)\s++([^\W\d_]++)$", re.IGNORECASE)
+_PER_INSIDE_RE = re.compile(
+    r"(?<!\bof)(?<!\bhalf)(?<!\bquarter)\s(?:per|an?|each|every)\s++([^\W\d_]++)$", re.IGNORECASE
+)
 """A rate read as one figure ("£40 per hour")."""
 _PER_WORDS = frozenset({"per", "everi", "each"})
 _RANGE_RE = re.compile(r"\s*+(?:to|and|until|till|through|-|–|—)\s*+", re.IGNORECASE)
@@ -95,8 +97,14 @@ def _per(text: str, q: Quantity, figures: Sequence[Quantity]) -> tuple[tuple[str
     after = next((p for p in figures if p.start <= m.end() < p.end or p.start == m.end()), None)
     if after is not None and after is not q:
         return (after.dimension, after.value), after.end
+    part = _PART_HOUR_RE.match(text, m.end())
+    if part is not None:  # "per half hour", "per quarter-hour"
+        return ("time", 1800.0 if part.group(1).lower() == "half" else 900.0), part.end()
     word = _WORD_RE.match(text, m.end())
     return (_unit_key(word.group()), word.end()) if word else (None, q.end)
+
+
+_PART_HOUR_RE = re.compile(r"(half|quarter)[\s-]++(?:an?\s++)?hour\b", re.IGNORECASE)
 
 
 def _unit_key(word: str) -> tuple[str | None, object]:
@@ -163,18 +171,50 @@ def slot_rivals(
         rivals = [p for p in kind if rate is not None and rates[id(p)][0] == rate]
         if not rivals and bound is not None:
             rivals = [p for p in kind if bounds[id(p)] == bound]
+
         # The window's own figure equal to the claim's states it, unless it fills another bound or rate.
-        if any(
-            _same(q, p, approx)
+        def free(p: Quantity) -> bool:
+            return bounds[id(p)] is None and rates[id(p)][0] is None
+
+        equal = [
+            p
+            for p in kind
+            if _same(q, p, approx)
             and (bound is None or bounds[id(p)] in (None, bound))
             and (rate is None or rates[id(p)][0] in (None, rate))
-            for p in kind
-        ):
+        ]
+        # "£36 an hour" for "£18 per half hour": the same rate over another length of time.
+        if _per_time(q, rate, [(p, rates[id(p)][0]) for p in kind]):
             continue
+        near = _around(claim_text, q, rate_end)
+        ctx = {id(p): _around(window_text, p, rates[id(p)][1]) for p in kind}
+        rivals = [p for p in rivals if not any(p is e for e in equal)]
+        if equal:
+            same_slot_equal = [p for p in equal if not free(p)]
+            if not rivals or len(same_slot_equal) < len(equal):
+                continue  # a figure filling no slot states it ("children under 8" for "capped at 8")
+            # Two figures fill the slot ("up to 4 adults and up to 2 children"): the one for the claim's thing.
+            won = _closest(near, [(p, ctx[id(p)]) for p in [*rivals, *same_slot_equal]])
+            if not won or any(won[0] is p for p in same_slot_equal):
+                continue
+            rivals = won
         # The one for the same thing ("£9 per 30 minutes for guests"); a bound names what it bounds.
-        if len(rivals) > 1 or (rivals and rate is None):
-            near = _around(claim_text, q, rate_end)
-            rivals = _closest(near, [(p, _around(window_text, p, rates[id(p)][1])) for p in rivals])
+        elif len(rivals) > 1 or (rivals and rate is None):
+            won = _closest(near, [(p, ctx[id(p)]) for p in rivals])
+            # "An adult and a child pay £48 per day" (£30 + £18 per day): two rates of one period bought together.
+            if (
+                won
+                and rate is not None
+                and any(close(q.value, a.value + b.value, False) for i, a in enumerate(rivals) for b in rivals[i + 1 :])
+            ):
+                won = []
+            rivals = won
+        elif rivals:
+            # A lone rate for another thing ("Drinks packages are £15 per person" beside "karaoke … £48 per
+            # hour"): another figure of the window closer to the claim's words says what the claim is about.
+            mine = len(near & ctx[id(rivals[0])])
+            if any(len(near & ctx[id(p)]) > mine for p in kind if p is not rivals[0]):
+                rivals = []
         # "£21.60 an hour" with a member's 10% off "£24 per hour": worked out, not misstated.
         rivals = [p for p in rivals if not any(_discounted(q, p, r) for r in percents)]
         # Stated more often in the request than in this window: perhaps for this same thing, elsewhere.
@@ -202,19 +242,20 @@ def date_rival(
     ):
         return None
     theirs = _dated(window_text[:MAX_CHARS], tuple(window.dates[:MAX_FIGURES]))
-    for k, d in enumerate(claim.dates[:MAX_FIGURES]):
-        if k and _RANGE_RE.fullmatch(claim_text, claim.dates[k - 1].end, d.start):
+    ordered = sorted(claim.dates[:MAX_FIGURES], key=lambda d: d.start)
+    for k, d in enumerate(ordered):
+        if k and _RANGE_RE.fullmatch(claim_text, ordered[k - 1].end, d.start):
             continue  # a range's end ("from 1 to 25 October") shares its start's words
-        anchor, mine = _lead(claim_text, d.start)
+        anchor, mine = _lead(claim_text, d.start, ordered[k - 1].end if k else 0)
         scored = sorted(
             ((len(mine & words), a == anchor, w) for w, a, words in theirs), key=lambda t: t[:2], reverse=True
         )
         score, anchored, best = scored[0]
-        tied = len(scored) > 1 and scored[1][:2] == (score, anchored)
-        if same_date(d, best) or tied or not (score >= 2 or (score == 1 and anchored)):
+        tied = [w for s, a, w in scored if (s, a) == (score, anchored)]
+        if any(same_date(d, w) for w in tied) or not (score >= 3 or (score == 2 and anchored)):
             continue
         told = [*theirs, *(t for text in sources[:_SOURCES] for t in _dated(text[:MAX_CHARS]))]
-        if not any(same_date(d, w) and len(mine & words) >= score for w, _, words in told):
+        if not any(same_date(d, w) and (len(mine & words), a == anchor) >= (score, anchored) for w, a, words in told):
             return d, best
     return None
 
@@ -222,13 +263,22 @@ def date_rival(
 @lru_cache(maxsize=256)  # a request's windows and sources, read for each of its claims
 def _dated(text: str, dates: tuple[Date, ...] | None = None) -> tuple[tuple[Date, str, frozenset[str]], ...]:
     """Each date of ``text`` (the first :data:`MAX_FIGURES` × 4) with the words before it (see :func:`_lead`)."""
-    found = dates if dates is not None else tuple(extract(text).dates[: 4 * MAX_FIGURES])
-    return tuple((w, *_lead(text, w.start)) for w in found)
+    found = tuple(sorted(dates if dates is not None else extract(text).dates[: 4 * MAX_FIGURES], key=lambda d: d.start))
+    out: list[tuple[Date, str, frozenset[str]]] = []
+    for k, w in enumerate(found):
+        if k and out and _LIST_RE.fullmatch(text, found[k - 1].end, w.start):
+            out.append((w, out[-1][1], out[-1][2]))  # "on 3 March, 17 March and 31 March": the list's words
+        else:
+            out.append((w, *_lead(text, w.start)))
+    return tuple(out)
 
 
-def _lead(text: str, start: int) -> tuple[str, frozenset[str]]:
+_LIST_RE = re.compile(r"\s*+(?:,|;|and|or|&|,\s*+and|,\s*+or)\s*+", re.IGNORECASE)
+
+
+def _lead(text: str, start: int, floor: int = 0) -> tuple[str, frozenset[str]]:
     """The content word right before a date and the few before it, within its clause (no weekday, no month)."""
-    before = _CLAUSE_RE.split(text[max(0, start - 2 * _AROUND) : start])[-1]
+    before = _CLAUSE_RE.split(text[max(floor, start - 2 * _AROUND) : start])[-1]
     words = [
         key
         for w in _WORD_RE.findall(before)
@@ -261,4 +311,19 @@ def told_date(mine: Date, theirs: Date) -> str:
     """What a date rival says ("2 January where the source has 3 January")."""
     return " where the source has ".join(
         " ".join(str(x) for x in (d.day, calendar.month_name[d.month], d.year) if x) for d in (mine, theirs)
+    )
+
+
+def _per_time(q: Quantity, rate: object, theirs: list[tuple[Quantity, object]]) -> bool:
+    """Whether a window rate over another length of time comes to the claim's ("£18 per 30 minutes", "£36 an hour")."""
+    if not (isinstance(rate, tuple) and rate[0] == "time" and isinstance(rate[1], (int, float)) and rate[1]):
+        return False
+    return any(
+        isinstance(r, tuple)
+        and r[0] == "time"
+        and isinstance(r[1], (int, float))
+        and r[1]
+        and r != rate
+        and math.isclose(q.value / rate[1], p.value / r[1], rel_tol=1e-6)
+        for p, r in theirs
     )
