@@ -70,7 +70,6 @@ def test_a_date_given_for_an_event_the_source_dates_otherwise_is_flagged() -> No
     assert not flagged("It is shut from 22 December to 2 January.", CLOSURE)
 
 
-
 def test_rates_over_other_lengths_sums_of_rates_and_listed_dates_are_read_as_a_reader_would() -> None:
     halves = "Members pay £18 per half hour; non-members pay £40 per hour."
     assert rivals("Members pay £36 an hour.", halves) == []  # the same rate over an hour
