@@ -630,3 +630,17 @@ def test_a_verb_the_sources_also_state_of_the_thing_is_no_clash(claim: str, sour
 )
 def test_a_converted_figure_with_a_word_of_its_own(claim: str, status: str) -> None:
     assert verdict(claim, "Kingfisher is 57 feet long and fits all locks on the network.")[0] == status
+
+
+def test_a_thing_failing_is_denied_as_no_thing_is() -> None:
+    """ "heating or hot water failing" says what "no heating or hot water" says; "any wafer fails inspection" denies
+    the inspection's passing, not the wafer, and "if the line fails" denies nothing."""
+    assert {"heat", "water"} <= extract("Emergencies such as heating or hot water failing in winter").negated_heads
+    assert "wafer" not in extract("A hold is triggered if any wafer fails inspection").negated_heads
+    assert not extract("We are not liable if the line itself fails.").negated_heads & {"line"}
+    source = "Emergency repairs (e.g. no heating or hot water between October and April) are attended within 4 hours."
+    report = ragaudit.audit(
+        "Heating or hot water failing between October and April counts as an emergency, attended within four hours.",
+        [{"id": "S1", "text": source}],
+    )
+    assert all(c.status == "supported" for c in report.claims)

@@ -69,7 +69,17 @@ def read_polarity(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
         if lower in ("failure", "absence") and nxt not in ("to", "of"):
             continue  # "failure to pay" denies the paying; "the original failure was covered" denies nothing
         if lower in ("fail", "fails", "failed", "failing") and nxt != "to":
-            continue  # "failed to pay" denies the paying; "failed queens" are queens
+            # "failed to pay" denies the paying; "failed queens" are queens; "heating or hot water failing" denies
+            # the heating and hot water, as "no heating or hot water" does ("any wafer fails inspection" does not:
+            # what fails there is the inspection).
+            before = [t[1].lower() for t in tokens[max(0, i - 4) : i] if t[0] == "word"]
+            intransitive = not nxt or nxt in STOPWORDS or not nxt[:1].isalnum()
+            if before and _content(before[-1]) and prev not in lex.DETERMINERS and intransitive and not hypothetical:
+                negations += 1
+                failed = [stem(w) for w in before if _content(w)]
+                slots.negated_heads.update(failed)
+                slots.negated_stems.update(failed)
+            continue
         if lower in ("excluded", "exempt") and nxt != "from":
             continue  # "exempt from the fee" denies the fee; "exempt staff" are staff
         if (lower in lex.NEGATIONS or lower.endswith("n't")) and _bounds(tokens, i):
