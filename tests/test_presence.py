@@ -32,3 +32,13 @@ def test_what_the_source_says_either_way_and_things_at_a_price_are_no_clash() ->
 def test_the_audit_reports_a_presence_the_source_denies_as_a_negation() -> None:
     assert flagged("The cabins sleep four, and a television is provided too.", CABIN)
     assert not flagged("The cabins sleep four, and firewood is provided for the first night.", CABIN)
+
+
+def test_a_thing_the_claim_allows_that_the_source_bans_is_a_negation() -> None:
+    rules = "Food and drink are not allowed in the studio or the changing rooms. Smoking is prohibited on site."
+    assert presence_clash("Drinks are fine in the studio.", rules, [rules]) == "the source does not allow drinks"
+    assert presence_clash("Smoking is allowed outside the entrance.", rules, [rules]) is not None
+    assert presence_clash("Smoking is not allowed anywhere on site.", rules, [rules]) is None
+    # What one place allows and another bans: the words must say which.
+    lounge = "Food and drink are welcome in the lounge."
+    assert presence_clash("Drinks are fine in the lounge.", rules, [rules, lounge]) is None
