@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragaudit._figures import FigurePool
-from ragaudit.matching import _close, _derives, derived, quantity_supported
+from ragaudit.matching import _close, _converted, _derives, derived, quantity_supported
 from ragaudit.slots import Quantity, extract
 
 DIMENSIONS = [None, None, "percent", "time", "money_gbp", "length"]
@@ -41,6 +41,9 @@ def scanned(q: Quantity, pool: list[Quantity]) -> bool:
             return True
         if q.dimension and p.dimension and q.dimension == p.dimension and _close(q.value, p.value, q.approx):
             return True
+        # Across units either side may be the rounded one ("about 2 stone" for 12.7 kg).
+        if q.dimension and q.dimension == p.dimension and _converted(q, p) and _close(p.value, q.value, p.approx):
+            return True
         if (q.dimension is None or p.dimension is None) and _close(q.raw, p.raw, q.approx):
             return True
     return False
@@ -65,6 +68,13 @@ def test_a_derived_figure_is_found_as_by_the_scan(pool: list[Quantity], operands
     found = derived(values, percents=percents, operands=[o.raw for o in operands if o.dimension != "percent"])
     if q.dimension is None and not scanned(q, pool):
         assert indexed == any(_derives(q.raw, d, q.approx) for d in found)
+
+
+def test_a_hedged_source_figure_in_another_unit_is_looked_up_within_its_ten_percent() -> None:
+    """Either side of a conversion may be the rounded one: the index finds the source's hedged figure too."""
+    stated = Quantity(225888.0 * 60, 225888.0, "time", True, 0, 1, "225888")
+    claimed = Quantity(250966.0 * 60, 250966.0, "time", False, 0, 1, "250966")
+    assert quantity_supported(claimed, FigurePool([stated])) == quantity_supported(claimed, [stated]) is True
 
 
 def test_figures_from_text_keep_their_verdicts() -> None:

@@ -42,3 +42,21 @@ def test_a_thing_the_claim_allows_that_the_source_bans_is_a_negation() -> None:
     # What one place allows and another bans: the words must say which.
     lounge = "Food and drink are welcome in the lounge."
     assert presence_clash("Drinks are fine in the lounge.", rules, [rules, lounge]) is None
+
+
+def test_a_thing_is_matched_as_written_not_by_its_stem() -> None:
+    """'Bedding' is no 'bed': a room let with a double bed still comes without bedding."""
+    rooms = (
+        "All rooms are let furnished, with a small double bed and mattress, desk and chair. Bedding (duvet, pillows, "
+        "sheets) and kitchen packs are not included, but you can pre-order them for £65."
+    )
+    assert presence_clash("Bedding is provided as well, so you won't need a duvet.", rooms, [rooms]) is not None
+    assert presence_clash("A double bed is provided in every room.", rooms, [rooms]) is None
+
+
+def test_the_guests_own_things_are_one_thing_however_said() -> None:
+    """'Outside alcohol' is the guest's own: bringing one's own is what the source bans, not alcohol as such."""
+    rules = "You may bring your own food, but outside alcohol is not permitted; wine can be bought from the bar."
+    assert presence_clash("Bringing your own alcohol is fine too.", rules, [rules]) is not None
+    assert presence_clash("Alcohol is fine on the lawn.", rules, [rules]) is None
+    assert presence_clash("Outside food is fine.", rules, [rules]) is None

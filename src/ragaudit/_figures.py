@@ -106,6 +106,8 @@ class FigurePool(list[Quantity]):
             if p.dimension:
                 dims.setdefault(p.dimension, []).append((p.value, p))
         self._by_value = {d: _Sorted(pairs) for d, pairs in dims.items()}
+        # Across units the source's figure may be the rounded one ("about 2 stone" for 12.7 kg): matched within its 10%.
+        self._hedged_by_value = {d: _Sorted([(v, p) for v, p in pairs if p.approx]) for d, pairs in dims.items()}
         self._by_raw = _Sorted([(p.raw, p) for p in self])
         self._plain_by_raw = _Sorted([(p.raw, p) for p in self if p.dimension is None])
         self.percents = [p.value for p in self if p.dimension == "percent"][:12]
@@ -137,6 +139,9 @@ class FigurePool(list[Quantity]):
             width = max(width, 0.25 * abs(q.value))  # a gallon of either kind (see ``readings``)
         same = self._by_value.get(q.dimension)
         found = same.near(q.value, width) if same else []
+        hedged = self._hedged_by_value.get(q.dimension)
+        if hedged and not q.approx:
+            found += hedged.near(q.value, reach(q.value, approx=True))
         # A rate is stated by the interval a source says it recurs at ("four times a year" by "every 3 months").
         if q.dimension == "rate/time" and self.intervals and q.value > 0 and "time" in self._by_value:
             near = self._by_value["time"].near(1 / q.value, max(reach(1 / q.value, q.approx), 0.03 / q.value))

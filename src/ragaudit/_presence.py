@@ -187,8 +187,23 @@ _VERB_STEMS = frozenset(stem(w) for w in _VERB_WORDS)
 _ANYWHERE = frozenset(stem(w) for w in ["site", "premises", "property", "grounds", "anywhere", "everywhere"])
 """Places that are everywhere ('prohibited on site')."""
 _WORD_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+
+
+def noun(word: str) -> str:
+    """A noun's singular, lower case ('pillows' → 'pillow', 'batteries' → 'battery'): a thing's head is matched as
+    written, not stemmed ('bedding' is no 'bed', 'parking' no 'park')."""
+    w = word.lower().replace("-", "")
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if w.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return w[:-2]
+    if w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
+
+
 _NO_THING = frozenset(
-    stem(w)
+    noun(w)
     for w in [
         "need",
         "limit",
@@ -218,9 +233,14 @@ _NO_THING = frozenset(
 """Heads that name no thing a place comes with ('there's no need to bring …', 'there are no hidden fees')."""
 
 
+_OWN = "own"
+_PROVENANCE = {"outside": _OWN, "own": _OWN, "bring": _OWN, "bringing": _OWN, "brought": _OWN, "external": _OWN}
+"""Words that say a thing is the guest's own ('outside alcohol', 'bringing your own alcohol'): one modifier."""
+
+
 class Item(NamedTuple):
     head: str
-    """The stem of the thing's last word ('life *jackets*')."""
+    """The thing's last word, singular ('life *jacket*'; see :func:`noun`)."""
     mods: frozenset[str]
     """The stems of the words before it ('*washing* machine')."""
     given: bool
@@ -255,24 +275,26 @@ def _items(text: str, given: bool, after: bool, scope_text: str) -> list[Item]:
     named: list[tuple[list[str], str]] = []
     for part in _LIST_RE.split(text):
         words = [w.lower() for w in _WORD_RE.findall(part)]
-        if not words or words[0] in _PREPOSITIONS:
+        if not words or (words[0] in _PREPOSITIONS and not (words[0] in _PROVENANCE and len(words) > 1)):
             continue
         if after:
             words = words[next((i for i, w in enumerate(words) if w not in STOPWORDS), len(words)) :]
         ends = (_PREPOSITIONS | STOPWORDS | _VERB_WORDS) if after else _PREPOSITIONS
-        cut = next((i for i, w in enumerate(words) if w in ends), len(words))
+        # 'outside alcohol': the guest's own, no place
+        cut = next((i for i, w in enumerate(words) if w in ends and not (i == 0 and w in _PROVENANCE)), len(words))
         post = ""
         if cut < len(words):
             at = re.search(rf"\b{re.escape(words[cut])}\b", part, re.IGNORECASE)
             post = part[at.start() :] if at else ""
-        named.append(([w for w in words[:cut] if w not in STOPWORDS and len(w) > 2], post))
+        kept = [_PROVENANCE.get(w, w) for w in words[:cut]]
+        named.append(([w for w in kept if (w not in STOPWORDS and len(w) > 2) or w == _OWN], post))
     own = {stem(w.replace("-", "")) for words, _ in named for w in words}
     place = _PLACE_RE.search(scope_text)
     scope = (_stems(place.group(1)) if place else frozenset()) | {stem(w.lower()) for w in _WHEN_RE.findall(scope_text)}
     scope = scope - own - _ANYWHERE - _VERB_STEMS
     found: list[Item] = []
     for words, post in named:
-        if words and (head := stem(words[-1].replace("-", ""))) not in _NO_THING:
+        if words and (head := noun(words[-1])) not in _NO_THING:
             mods = frozenset(stem(w.replace("-", "")) for w in words[:-1])
             # what follows the name narrows it as a place does ('children *under 12*', 'cots *for infants*')
             narrowed = scope | (_marks(post) - own - _ANYWHERE - _VERB_STEMS) if post else scope
@@ -301,7 +323,7 @@ def _read(sentence: str, pattern: re.Pattern[str], before: bool, stated: bool) -
         items += found
         broad |= {i.head for i in found}
         if stated:  # every word of a name read as present holds back a clash ('the studio has a kettle and a toaster')
-            broad |= _stems(m.group(1))
+            broad |= {noun(w) for w in _WORD_RE.findall(m.group(1))}
     return items, broad
 
 
