@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragaudit._figures import FigurePool
-from ragaudit.matching import _close, _converted, _derives, derived, quantity_supported
+from ragaudit.matching import _close, _derives, derived, quantity_supported, unit_converted
 from ragaudit.slots import Quantity, extract
 
 DIMENSIONS = [None, None, "percent", "time", "money_gbp", "length"]
@@ -42,7 +42,7 @@ def scanned(q: Quantity, pool: list[Quantity]) -> bool:
         if q.dimension and p.dimension and q.dimension == p.dimension and _close(q.value, p.value, q.approx):
             return True
         # Across units either side may be the rounded one ("about 2 stone" for 12.7 kg).
-        if q.dimension and q.dimension == p.dimension and _converted(q, p) and _close(p.value, q.value, p.approx):
+        if q.dimension and q.dimension == p.dimension and unit_converted(q, p) and _close(p.value, q.value, p.approx):
             return True
         if (q.dimension is None or p.dimension is None) and _close(q.raw, p.raw, q.approx):
             return True

@@ -366,3 +366,28 @@ def test_a_length_after_a_named_event_counts_from_its_date(answer: str, caught: 
         "The Year 6 trip to the coast is on Thursday 19 September."
     )
     assert flagged(answer, source) is caught
+
+
+ROOM = (
+    "Our main live room measures 9.5 m by 6 m, with a 4 m ceiling and wooden wall panels. It comfortably holds a "
+    "full band or a string section of up to 12 players."
+)
+
+
+def test_the_answers_own_figure_restated_in_another_unit_is_no_added_detail() -> None:
+    """'57 square metres, which is roughly 614 square feet': the second clause converts the first's figure."""
+    assert not flagged("The floor area is 57 square metres (9.5 m by 6 m), which is roughly 614 square feet.", ROOM)
+    assert flagged("The floor area is 57 square metres (9.5 m by 6 m), which is roughly 700 square feet.", ROOM)
+
+
+def test_a_length_of_time_between_the_answers_clock_times_is_no_added_detail() -> None:
+    """'By 11pm … half an hour later, at 11.30pm': two times two sources state, the span between them the answer's."""
+    noise = (
+        "Noise. Amplified music must stop by 11.00pm, and external doors must be kept closed while music is playing."
+    )
+    closing = "Closing. The hirer must ensure that all guests have left and the hall is locked by 11.30pm."
+    answer = (
+        "Amplified music has to stop by 11pm. {} later, at 11.30pm, all guests must have left and the hall be locked."
+    )
+    assert not flagged(answer.format("Half an hour"), noise, closing)
+    assert flagged(answer.format("Two hours"), noise, closing)

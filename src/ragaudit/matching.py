@@ -113,7 +113,7 @@ def _derived(
     return tuple(sorted(x for x in out if math.isfinite(x))), tuple(x for x in out if not math.isfinite(x))
 
 
-def _converted(q: Quantity, p: Quantity) -> bool:
+def unit_converted(q: Quantity, p: Quantity) -> bool:
     """Whether ``q`` and ``p`` are one measure written in two units (their numbers differ, a factor applied)."""
     return not math.isclose(q.raw, p.raw) and (q.value != q.raw or p.value != p.raw)
 
@@ -158,7 +158,7 @@ def quantity_supported(
             and (
                 any(_close(a, b, q.approx) for a in readings(q) for b in readings(p))
                 # Across units either side may be the rounded one: "2 stone" (12.70059 kg) for "12.7 kg".
-                or (_converted(q, p) and _close(p.value, q.value, p.approx))
+                or (unit_converted(q, p) and _close(p.value, q.value, p.approx))
             )
         ):
             return True

@@ -20,6 +20,7 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -45,10 +46,19 @@ from ragaudit.matching import (
     date_slips,
     modality_clash,
     quantity_supported,
+    unit_converted,
     unsupported_figures,
     worked_from_earlier,
 )
 from ragaudit.slots import Slots, extract
+
+
+class Earlier(NamedTuple):
+    """What the answer's supported claims before this one established: figures, words, clock times."""
+
+    figures: Sequence[Quantity]
+    words: frozenset[str]
+    times: frozenset[int]
 
 
 @dataclass(slots=True)
@@ -148,20 +158,22 @@ class Verifier:
         read_texts = [s.text for s in index.sources] + ([question] if question else [])
         pool = read_pool(read_texts, read)
         known_text = f"{all_text}\n{question}" if question else all_text
-        # What the answer has established so far (its supported claims' figures and words): a later clause
-        # may work figures out from them ("Together you would pay €829.14").
+        # What the answer's supported claims established: a later clause may work from it ("Together you'd pay €829").
         established: list[Quantity] = []
         said: set[str] = set(extract(question).stems) if question else set()
         results: list[PairResult] = []
-        earliers: list[tuple[Sequence[Quantity], frozenset[str]]] = []
+        earliers: list[Earlier] = []
+        # The clock times the answer has stated that a source states ("by 11pm … half an hour later, at 11.30pm").
+        times, source_times = set[int](), {t for slots in read for t in slots.times}
         for i, a in enumerate(alignments):
-            earliers.append((established[-_ESTABLISHED:], frozenset(said)))
+            earliers.append(Earlier(established[-_ESTABLISHED:], frozenset(said), frozenset(times)))
             result = self._one(
                 a, index, claim_vectors[i], pool, all_text, novelty, given, known_text, embedded, earliers[-1]
             )
             results.append(result)
+            times |= (read_claim := extract(a.claim.text)).times & source_times
             if result.status == "supported":
-                established += extract(a.claim.text).quantities
+                established += read_claim.quantities
                 said |= set(a.keys)
         # A total the answer itemises, before or after its items ("About £187.55 for the quarter. The water
         # costs £72.96, …"), or a figure it works out across its claims: read again with it counted as stated.
@@ -222,7 +234,7 @@ class Verifier:
         given: Slots | None,
         known_text: str,
         embedded: np.ndarray,
-        earlier: tuple[Sequence[Quantity], frozenset[str]] = ((), frozenset()),
+        earlier: Earlier,
         worked: Sequence[Quantity] = (),
     ) -> PairResult:
         model = self.model
@@ -274,8 +286,7 @@ class Verifier:
         text = alignment.claim.text
         parts = [(p, claim if p == text else extract(p)) for p in _COORDINATED_RE.split(text) if len(p.split()) >= 4]
         parts = parts or [(text, claim)]
-        # Things an instruction forbids are named as such: the closest windows count, however far
-        # in meaning a ban sits from advice to use them.
+        # Things an instruction forbids: the closest windows count, however far a ban sits in meaning from advice.
         texts = [s.text for s in index.sources]
         for window in dict.fromkeys([*windows[:2], *about[:4]]) if self.detectors else ():
             clashes = (polarity_clash(s, window.text, claim_text=t, sources=texts) for t, s in parts if window in about)
@@ -305,7 +316,9 @@ class Verifier:
         near_slots = [extract(w.text) for w in figured]
         near = [q for slots in near_slots for q in slots.quantities]
         dated = pool.dated | {id(q) for slots in near_slots for q in slots.quantities if in_date(q, slots.dates)}
-        near_times = {t for slots in [*near_slots, claim, *([given] if given else [])] for t in slots.times}
+        near_times = {
+            t for slots in [*near_slots, claim, *([given] if given else [])] for t in slots.times
+        } | earlier.times
         given_q = given.quantities if given else []
         # A percentage anywhere in the request may discount or add to a sum of money ("60% off" in a
         # table row the windows missed); other figures derive only from what is near.
@@ -340,7 +353,11 @@ class Verifier:
             close_by = [p for p in near if not (measure and id(p) in dated)]
             near_q = quantity_supported(q, close_by, times=near_times, operands=operands, doubling=doubling)
             stated = [p for p in pool.candidates(q) if not (measure and id(p) in dated)]
-            return near_q or quantity_supported(q, stated, allow_derived=False)
+            # The answer's own figure restated in another unit ("57 square metres, roughly 614 square feet").
+            restated = [
+                k for k in earlier.figures if k.dimension and k.dimension == q.dimension and unit_converted(q, k)
+            ]
+            return near_q or quantity_supported(q, [*stated, *restated], allow_derived=False)
 
         unread = unsupported_figures(claim.quantities, figure_stated, base)
         own = [q for q in claim.quantities if not in_date(q, claim.dates)]
@@ -387,9 +404,8 @@ class Verifier:
             status = "partially_supported" if best.coverage >= 0.5 or best.similarity >= 0.6 else "unsupported"
             return PairResult(status, max(p, 0.7), "added detail", f"no source states '{what}'", windows, [], feats)
         if self.detectors and claim.causal and unstated_link(claim, alignment.claim.text, about, windows):
-            return PairResult(
-                "unsupported", max(p, 0.7), "causal", "no source states this causal link", windows, [], feats
-            )
+            why = "no source states this causal link"
+            return PairResult("unsupported", max(p, 0.7), "causal", why, windows, [], feats)
         # A clause that only works figures out ("on the same £960 that would be £576", "together you would
         # pay €829.14") asserts nothing but its figures: with each one stated or derived (from the sources,
         # the question or what the answer established before it), a few words the sources, the question or
