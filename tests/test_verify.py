@@ -13,6 +13,7 @@ import json
 import pytest
 
 import ragaudit
+from audit_helpers import flagged
 from ragaudit import Auditor
 from ragaudit.embed import MAX_TOKENS, MODEL_SHA256, _encoder, embed
 from ragaudit.matching import quantity_supported
@@ -858,3 +859,11 @@ def test_a_reason_a_source_gives_without_a_causal_word(answer: str, label: str) 
         "target.",
     ]
     assert ragaudit.audit(answer, sources).label == label
+
+
+def test_a_name_the_question_gives_is_the_askers_not_an_added_detail() -> None:
+    """'My large Labrador' in the question: the answer may call the dog what the asker does; another name it may not."""
+    prices = "Full groom: Small £38 · Medium £48 · Large £62. Add-ons: teeth cleaning £10 · de-shedding £15."
+    question = "What will a full groom cost for my large Labrador and medium cockapoo?"
+    assert not flagged("The Labrador's full groom is £62 and the cockapoo's is £48.", prices, question=question)
+    assert flagged("The Labrador's full groom is £62 and the Dalmatian's is £48.", prices, question=question)

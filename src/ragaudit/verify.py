@@ -19,8 +19,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from dataclasses import replace
 
 import numpy as np
 
@@ -30,6 +29,7 @@ from ragaudit._certainty import plain_statement, unstated_link, withheld_cause
 from ragaudit._denials import forbidden_things, polarity_clash
 from ragaudit._figures import FigurePool, working_days_read
 from ragaudit._mentions import counts_list, novel_literals, novel_name, particular, refers_back, share_in_words
+from ragaudit._pair import Earlier, PairResult
 from ragaudit._presence import presence_clash
 from ragaudit._reckoning import WORKED_ACROSS, itemised, read_pool, reckoned
 from ragaudit._rivals import first_rival
@@ -37,7 +37,7 @@ from ragaudit._slot_data import APPROX, MONEY, UNIT_WORDS, WORKING_OUT, Quantity
 from ragaudit._text import LIGHT_WORDS, stem
 from ragaudit._verifier_model import VerifierModel, claim_features, load_model
 from ragaudit._window_checks import deed_in_context, loosely_related, scope_mismatches, window_mismatches
-from ragaudit._windows import Window, candidate_windows, unit_positions, unit_vectors
+from ragaudit._windows import candidate_windows, unit_positions, unit_vectors
 from ragaudit._working import calendar_factors, shown_working, working_voice
 from ragaudit.align import Alignment, SourceIndex, align
 from ragaudit.embed import embed
@@ -51,33 +51,6 @@ from ragaudit.matching import (
     worked_from_earlier,
 )
 from ragaudit.slots import Slots, extract
-
-
-class Earlier(NamedTuple):
-    """What the answer's supported claims before this one established: figures, words, clock times."""
-
-    figures: Sequence[Quantity]
-    words: frozenset[str]
-    times: frozenset[int]
-
-
-@dataclass(slots=True)
-class PairResult:
-    """The verifier's reading of one claim."""
-
-    status: str
-    probability: float
-    """Probability that the claim is not supported."""
-    signal: str
-    """What decided: a detector (``number``, ``negation`` …), ``model``, or ``nothing checkable``."""
-    detail: str
-    windows: list[Window] = field(default_factory=list)
-    """Best first."""
-    mismatches: list[Mismatch] = field(default_factory=list)
-    features: dict[str, float] = field(default_factory=dict)
-    by_model: bool = False
-    """The learned model flagged the claim, and a detector names what it found (a figure no source states)."""
-
 
 _COORDINATED_RE = re.compile(r",\s(?:and|but|while|whereas|so)\s|;\s")
 
@@ -394,7 +367,8 @@ class Verifier:
         novel_names = [
             n
             for n, written in claim.names.items()
-            if novel_name(n, written, all_text, index) and f"°{written}" not in text  # "68 °F": a unit, no party
+            # The question's own names are the asker's ("my Labrador"); "68 °F" names a unit, no party.
+            if novel_name(n, written, known_text, index) and f"°{written}" not in text
         ]
         literals = novel_literals(alignment.claim.text, known_text) if self.detectors else []
         # A figure or name no source states: an added detail beside supported text; a party no source

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from ragaudit._hashing import rules_digest, sha256
 from ragaudit._hours import hours_clash
+from ragaudit._pair import PairResult
 from ragaudit._reckoning import WORKED_ACROSS
 from ragaudit._records import field_number_clash
 from ragaudit._slot_data import LEXICON, UNIT_WORDS
@@ -28,7 +29,7 @@ from ragaudit.align import Alignment, SourceIndex, Unit
 from ragaudit.errors import ConfigError
 from ragaudit.judges._base import JudgeContext, JudgePrompt, register_judge
 from ragaudit.models import Evidence, EvidenceRelation, Verdict
-from ragaudit.verify import ITEMISED_TOTAL, PairResult, Verifier
+from ragaudit.verify import ITEMISED_TOTAL, Verifier
 
 
 @dataclass(frozen=True, slots=True)
