@@ -644,3 +644,14 @@ def test_a_thing_failing_is_denied_as_no_thing_is() -> None:
         [{"id": "S1", "text": source}],
     )
     assert all(c.status == "supported" for c in report.claims)
+
+
+def test_a_number_the_source_gives_twice_in_two_units_is_no_unit_change() -> None:
+    """'Six weeks after delivery … six months after the first': 'six months' is the source's too; 'six days' is not."""
+    aftercare = (
+        "Every new piano includes two free tunings. The first should take place six weeks after delivery, once the "
+        "instrument has settled; the second six months after the first."
+    )
+    answer = "The first free tuning is six weeks after delivery, and the second six {} after the first."
+    assert verdict(answer.format("months"), aftercare) == ("supported", "")
+    assert verdict(answer.format("days"), aftercare)[0] == "contradicted"

@@ -156,14 +156,16 @@ _MEASURES = {stem(name): str(u["names"][0]) for u in LEXICON["units"] for name i
 }
 
 
-def _measure_after(terms: list[Term], number: str) -> str | None:
+def _measures_after(terms: list[Term], number: str) -> list[str]:
+    """The unit of measure right after each mention of ``number``: in "two 1.6 MVA transformers", "MVA" is the
+    1.6's, not the two's; "six weeks after delivery … six months after the first" gives both."""
+    found = []
     for i, t in enumerate(terms):
         if t.key == number:
-            # The unit right after the number: in "two 1.6 MVA transformers", "MVA" is the 1.6's, not the two's.
             following = terms[i + 1 : i + 2]
             if following and following[0].kind == "word" and following[0].key in _MEASURES:
-                return _MEASURES[following[0].key]
-    return None
+                found.append(_MEASURES[following[0].key])
+    return found
 
 
 def _unit_change(alignment: Alignment, unit: Unit) -> str | None:
@@ -173,9 +175,9 @@ def _unit_change(alignment: Alignment, unit: Unit) -> str | None:
     for t in claim_terms:
         if t.kind != "num" or t.key not in unit.numbers:
             continue
-        mine, theirs = _measure_after(claim_terms, t.key), _measure_after(unit_terms, t.key)
-        if mine and theirs and mine != theirs:
-            return f"{t.key[1:]} {mine} where the source has {t.key[1:]} {theirs}"
+        mine, theirs = _measures_after(claim_terms, t.key)[:1], _measures_after(unit_terms, t.key)
+        if mine and theirs and mine[0] not in theirs:
+            return f"{t.key[1:]} {mine[0]} where the source has {t.key[1:]} {theirs[0]}"
     return None
 
 
