@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ragaudit._text import STOPWORDS, stem
+from ragaudit._textcache import text_cache
 from ragaudit.slots import MAX_CHARS
 
 _PRESENT = r"(?:provided|included|supplied|laid on|available|offered|fitted|installed)"
@@ -399,8 +400,13 @@ def presence_clash(claim_text: str, window_text: str, sources: Sequence[str] = (
     return None
 
 
+@text_cache(max_chars=1_000_000, max_entries=512)  # a claim is read against each of its windows: once, not per window
+def _claim_told(claim_text: str) -> dict[str, tuple[list[Item], list[Item], set[str], set[str]]]:
+    return {kind: _told(claim_text, kind) for kind in _KINDS}
+
+
 def _kind_clash(claim_text: str, window_text: str, sources: Sequence[str], kind: str) -> str | None:
-    stated, denied, _, _ = _told(claim_text, kind)
+    stated, denied, _, _ = _claim_told(claim_text)[kind]
     if not (stated or denied) or {i.head for i in stated} & {i.head for i in denied}:
         return None
     words = _stems(claim_text) | _marks(claim_text)
