@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from audit_helpers import flagged
 from ragaudit import _slot_data as lex
 from ragaudit._blanks import compact
 from ragaudit._calendar import date_derived
@@ -909,3 +910,15 @@ def test_a_bar_of_soap_is_no_pressure() -> None:
 )
 def test_an_instructions_verb_is_no_part_of_the_name_after_it(text: str, names: set[str]) -> None:
     assert set(extract(text).names) == names
+
+
+def test_a_fortnight_is_two_weeks_with_or_without_a_count() -> None:
+    """'For the first fortnight' states two weeks as 'a fortnight' does; 'fortnightly' is once a fortnight."""
+    (first,) = extract("For the first fortnight, dogs must not be left alone.").quantities
+    assert (first.value, first.dimension) == (14 * 86_400.0, "time")
+    (rate,) = extract("Bins are emptied fortnightly.").quantities
+    assert rate.dimension == "rate/time" and abs(1 / rate.value - 14 * 86_400.0) < 1e-6
+    assert not flagged(
+        "For the first two weeks it shouldn't be left alone for longer than four hours.",
+        "For the first fortnight, dogs must not be left alone for more than 4 hours. Insurance lasts 4 weeks.",
+    )

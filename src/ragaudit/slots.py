@@ -282,6 +282,11 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
                     and not rate_of(text, slots.quantities, start)
                 ):
                     value = 1.0  # (not "a second sample", where "second" counts the samples)
+        if value is None and kind == "word" and lower == "fortnight":
+            # "for the first fortnight": the word is a length itself, two weeks, with no count before it.
+            slots.quantities.append(Quantity(lex.UNITS[lower][1], 1.0, "time", False, start, end, raw))
+            i += 1
+            continue
         if value is None and kind == "word" and lower in lex.ORDINALS and i + 1 < n:
             period = period_of(tokens, i, i + 1, 0.0)
             if period is not None:
