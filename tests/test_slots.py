@@ -922,3 +922,13 @@ def test_a_fortnight_is_two_weeks_with_or_without_a_count() -> None:
         "For the first two weeks it shouldn't be left alone for longer than four hours.",
         "For the first fortnight, dogs must not be left alone for more than 4 hours. Insurance lasts 4 weeks.",
     )
+
+
+def test_minus_in_words_is_the_figures_sign() -> None:
+    """'Minus 10' is −10, as '−10 °C' is; 'minus' between two figures is a subtraction, no sign."""
+    assert [q.value for q in extract("It runs at minus 10 °C.").quantities] == [-10.0]
+    assert [q.raw for q in extract("£50 minus £10").quantities] == [50.0, 10.0]
+    limits = "Operating temperature: −10 °C to 40 °C. Do not fly in precipitation heavier than light drizzle."
+    answer = "It is cleared to operate between minus {} and plus 40 degrees Celsius."
+    assert not flagged(answer.format(10), limits)
+    assert flagged(answer.format(15), limits)

@@ -41,6 +41,34 @@ def written_below_zero(text: str, start: int, tokens: list[Token], i: int) -> bo
     return signed and not (previous and (previous[0] == "num" or previous[1].lower() in ("by", "of")))
 
 
+_SIGNED_AFTER = frozenset(
+    [
+        "between",
+        "and",
+        "to",
+        "at",
+        "from",
+        "of",
+        "is",
+        "are",
+        "was",
+        "were",
+        "around",
+        "about",
+        "or",
+        "reach",
+        "reaches",
+        "reached",
+    ]
+)
+"""Words after which 'minus' signs the figure ("between minus 10 and …"); elsewhere it subtracts ("the setpoint minus 2")."""
+
+
+def minus_in_words(tokens: list[Token], i: int) -> bool:
+    """Whether the figure at token ``i`` is signed by the word 'minus' ("between minus 10 and plus 40 degrees")."""
+    return i > 0 and tokens[i - 1][1].lower() == "minus" and (i < 2 or tokens[i - 2][1].lower() in _SIGNED_AFTER)
+
+
 def word_number(word: str) -> float | None:
     """The value of a number word ("twelve", "twenty-five", "half"), or None."""
     lower = word.lower()

@@ -21,6 +21,7 @@ from ragaudit._number_words import (
     SIGNS,
     counts_times,
     join_durations,
+    minus_in_words,
     near_number,
     number_value,
     period_of,
@@ -242,6 +243,8 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
             if i > 0 and tokens[i - 1][1] in ("£", "$", "€") and tokens[i - 1][3] == start:
                 currency = tokens[i - 1][1]
             below_zero = written_below_zero(text, start, tokens, i)
+            if value is not None and minus_in_words(tokens, i):
+                value = -value
         elif kind == "word":
             # "below zero" places a temperature (read with it), it states no figure of its own.
             value = None if lower == "zero" and i > 0 and tokens[i - 1][1].lower() == "below" else word_number(raw)
