@@ -72,9 +72,12 @@ def test_a_derived_figure_is_found_as_by_the_scan(pool: list[Quantity], operands
 
 def test_a_hedged_source_figure_in_another_unit_is_looked_up_within_its_ten_percent() -> None:
     """Either side of a conversion may be the rounded one: the index finds the source's hedged figure too."""
-    stated = Quantity(225888.0 * 60, 225888.0, "time", True, 0, 1, "225888")
-    claimed = Quantity(250966.0 * 60, 250966.0, "time", False, 0, 1, "250966")
+    stated = Quantity(225888.0 * 60, 225888.0, "time", True, 0, 1, "225888")  # about 225,888 minutes
+    claimed = Quantity(250966.0 * 60, 250966.0 / 60, "time", False, 0, 1, "4182.77")  # 4,182.77 hours
     assert quantity_supported(claimed, FigurePool([stated])) == quantity_supported(claimed, [stated]) is True
+    # In one unit a figure 10% off a hedged one is another figure ("43 minutes" is not "about 40 minutes").
+    same_unit = Quantity(250966.0 * 60, 250966.0, "time", False, 0, 1, "250966")
+    assert quantity_supported(same_unit, FigurePool([stated])) == quantity_supported(same_unit, [stated]) is False
 
 
 def test_figures_from_text_keep_their_verdicts() -> None:

@@ -647,7 +647,8 @@ def test_a_thing_failing_is_denied_as_no_thing_is() -> None:
 
 
 def test_a_number_the_source_gives_twice_in_two_units_is_no_unit_change() -> None:
-    """'Six weeks after delivery … six months after the first': 'six months' is the source's too; 'six days' is not."""
+    """'Six weeks after delivery … six months after the first': 'the second six months after the first' is the
+    source's own; 'six days' is not, nor 'six months after delivery'."""
     aftercare = (
         "Every new piano includes two free tunings. The first should take place six weeks after delivery, once the "
         "instrument has settled; the second six months after the first."
@@ -655,3 +656,7 @@ def test_a_number_the_source_gives_twice_in_two_units_is_no_unit_change() -> Non
     answer = "The first free tuning is six weeks after delivery, and the second six {} after the first."
     assert verdict(answer.format("months"), aftercare) == ("supported", "")
     assert verdict(answer.format("days"), aftercare)[0] == "contradicted"
+    # The mention whose words are the claim's is compared: "after delivery" is six weeks.
+    assert verdict("The first check-up is six months after delivery.", aftercare)[0] == "contradicted"
+    notice = "Tenants must give 2 weeks' notice; landlords must give 2 months' notice."
+    assert verdict("Tenants must give 2 months' notice.", notice)[0] == "contradicted"

@@ -60,3 +60,11 @@ def test_the_guests_own_things_are_one_thing_however_said() -> None:
     assert presence_clash("Bringing your own alcohol is fine too.", rules, [rules]) is not None
     assert presence_clash("Alcohol is fine on the lawn.", rules, [rules]) is None
     assert presence_clash("Outside food is fine.", rules, [rules]) is None
+
+
+def test_plurals_in_es_and_outside_as_a_place() -> None:
+    """'Bonuses' is the plural of 'bonus'; 'outside' makes food or drink the guest's own, other things it places."""
+    pay = "Signing bonuses are not included in any of our offers."
+    assert presence_clash("A signing bonus is included for new starters.", pay, [pay]) is not None
+    park = "The garden has swings and a sandpit. Play equipment is not provided indoors."
+    assert presence_clash("Outside play equipment is provided for the children.", park, [park]) is None

@@ -387,3 +387,23 @@ def test_a_hedged_yes_or_no_frames_the_answer(opening: str) -> None:
 
 def test_a_hedged_opening_with_content_stays_a_claim() -> None:
     assert [c.text for c in segment("Possibly the valve failed.").claims] == ["Possibly the valve failed."]
+
+
+@pytest.mark.parametrize(
+    "advice",
+    [
+        "For the charge itself you'd need to ask Quillby.",
+        "For the guest policy itself, it's worth asking Quadrant directly.",
+    ],
+)
+def test_advice_to_ask_after_what_it_is_about_is_no_claim(advice: str) -> None:
+    """After a gap the answer names, 'For X, you'd need to ask N' says where to ask, as 'Ask N' does."""
+    answer = f"Neither page gives any prices, so there's no way to tell what it would cost. {advice}"
+    result = segment(answer)
+    assert [c.text for c in result.claims] == []
+    assert len(result.abstentions) == 2
+
+
+def test_particulars_that_do_not_say_are_an_abstention() -> None:
+    result = segment("The particulars don't say anything about how flexible the seller is on price.")
+    assert result.claims == [] and len(result.abstentions) == 1

@@ -861,9 +861,13 @@ def test_a_reason_a_source_gives_without_a_causal_word(answer: str, label: str) 
     assert ragaudit.audit(answer, sources).label == label
 
 
-def test_a_name_the_question_gives_is_the_askers_not_an_added_detail() -> None:
+def test_a_name_the_question_gives_the_askers_own_thing_is_no_added_detail() -> None:
     """'My large Labrador' in the question: the answer may call the dog what the asker does; another name it may not."""
     prices = "Full groom: Small £38 · Medium £48 · Large £62. Add-ons: teeth cleaning £10 · de-shedding £15."
     question = "What will a full groom cost for my large Labrador and medium cockapoo?"
     assert not flagged("The Labrador's full groom is £62 and the cockapoo's is £48.", prices, question=question)
     assert flagged("The Labrador's full groom is £62 and the Dalmatian's is £48.", prices, question=question)
+    # A name the question only asks about is not the asker's: the source's facts do not move to it.
+    branches = "Our Manchester branch is open on Sundays from 10am to 4pm. Other branches are closed on Sundays."
+    asked = "Is the Leeds branch open on Sunday?"
+    assert flagged("The Leeds branch is open on Sundays from 10am to 4pm.", branches, question=asked)

@@ -151,17 +151,3 @@ def test_a_count_of_what_the_window_counts_must_be_one_of_its_counts(answer: str
 def test_a_figure_in_another_unit_is_the_sources_figure_not_new_wording(source: str, answer: str, caught: bool) -> None:
     """The converted figure's number and unit count as the source's (for the model too), a wrong one as a slip."""
     assert flagged(answer, f"Facility notes. {source} Further details are on the website.") is caught
-
-
-WAX = (
-    "EcoSoy container wax. Available in 1 kg, 5 kg and 20 kg bags. Pour at 70°C. As a guide, wax needed per candle: "
-    "20cl jar 170 g, 30cl jar 250 g, 50cl tin 420 g."
-)
-
-
-def test_a_measure_a_count_of_the_claim_multiplies_is_no_slip_of_the_windows_figure() -> None:
-    """'Ninety candles take 22.5 kg' (90 × 250 g) shows its working: no slip of the window's 170 g; 21 kg would be one."""
-    question = "How much wax do I need for 90 candles in 30cl jars?"
-    answer = "At 250 g of wax per 30cl jar, a 5 kg bag fills 20 candles. Ninety candles take {} kg of wax."
-    assert not flagged(answer.format("22.5"), WAX, question=question)
-    assert flagged(answer.format("21"), WAX, question=question)

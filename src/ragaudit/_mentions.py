@@ -19,7 +19,7 @@ from ragaudit._number_words import word_number
 from ragaudit._slot_data import COUNTRY_ALIASES, REFERENCES, US_STATES, Quantity
 from ragaudit._textcache import text_cache
 from ragaudit.align import SourceIndex
-from ragaudit.slots import extract
+from ragaudit.slots import MAX_CHARS, extract
 
 # Literal tokens that must come verbatim from somewhere: code spans, file names, command-line flags,
 # identifiers (snake_case, dotted.names), web and mail addresses.
@@ -48,6 +48,18 @@ def novel_literals(claim_text: str, known_text: str) -> list[str]:
         # A code span may join what the sources write apart ("terrane apply --dry-run"): word by word.
         found += m[1].split() if m[1] else [next(g for g in m.groups() if g)]
     return [t for t in dict.fromkeys(found) if t.lower().rstrip(".") not in lowered][:8]
+
+
+_OWNED_RE = re.compile(
+    r"\b(?:my|our)\s++(?:(?!(?:on|in|at|for|to|of|with|from|by|and|or|is|are|was|be|will|can)\b)[a-z][\w'’-]*+\s++){0,2}"
+    r"([A-Z][\w-]*+)"
+)
+
+
+def owned_names(question: str) -> frozenset[str]:
+    """The names the asker gives their own things ("my large Labrador"): what the answer calls them is no added
+    detail; a name the question only asks about ("Is the Leeds branch open?") is not the asker's."""
+    return frozenset(m[1].lower() for m in _OWNED_RE.finditer(question[:MAX_CHARS]))
 
 
 def novel_name(name: str, written: str, all_text: str, index: SourceIndex) -> bool:

@@ -15,11 +15,15 @@ __all__ = ["Earlier", "PairResult"]
 
 
 class Earlier(NamedTuple):
-    """What the answer's supported claims before this one established: figures, words, clock times."""
+    """What the question and the answer's supported claims before this one established: figures, words, clock times,
+    the names the question gives the asker's own things ("my large *Labrador*")."""
 
     figures: Sequence[Quantity]
     words: frozenset[str]
     times: frozenset[int]
+    owned: frozenset[str] = frozenset()
+    restatable: Sequence[Quantity] = ()
+    """The figures of the supported claim just before, in the same sentence: a conversion may restate them."""
 
 
 @dataclass(slots=True)

@@ -196,7 +196,7 @@ def noun(word: str) -> str:
     w = word.lower().replace("-", "")
     if len(w) > 4 and w.endswith("ies"):
         return w[:-3] + "y"
-    if w.endswith(("sses", "shes", "ches", "xes", "zes")):
+    if w.endswith(("sses", "shes", "ches", "xes", "zes", "uses", "toes")):  # bonuses, potatoes
         return w[:-2]
     if w.endswith("s") and not w.endswith(("ss", "us", "is")):
         return w[:-1]
@@ -237,6 +237,14 @@ _NO_THING = frozenset(
 _OWN = "own"
 _PROVENANCE = {"outside": _OWN, "own": _OWN, "bring": _OWN, "bringing": _OWN, "brought": _OWN, "external": _OWN}
 """Words that say a thing is the guest's own ('outside alcohol', 'bringing your own alcohol'): one modifier."""
+_BROUGHT_IN = frozenset(["food", "drink", "drinks", "alcohol", "wine", "beer", "caterer", "caterers", "catering"])
+"""What 'outside' makes the guest's own ('outside food'); elsewhere it is a place ('outside play equipment')."""
+
+
+def _owned(words: list[str]) -> bool:
+    """Whether the first of ``words`` makes what follows the guest's own ('own', 'bringing'; 'outside' before food or
+    drink only)."""
+    return words[0] in _PROVENANCE and (words[0] != "outside" or (len(words) > 1 and words[1] in _BROUGHT_IN))
 
 
 class Item(NamedTuple):
@@ -276,18 +284,18 @@ def _items(text: str, given: bool, after: bool, scope_text: str) -> list[Item]:
     named: list[tuple[list[str], str]] = []
     for part in _LIST_RE.split(text):
         words = [w.lower() for w in _WORD_RE.findall(part)]
-        if not words or (words[0] in _PREPOSITIONS and not (words[0] in _PROVENANCE and len(words) > 1)):
+        if not words or (words[0] in _PREPOSITIONS and not _owned(words)):
             continue
         if after:
             words = words[next((i for i, w in enumerate(words) if w not in STOPWORDS), len(words)) :]
         ends = (_PREPOSITIONS | STOPWORDS | _VERB_WORDS) if after else _PREPOSITIONS
         # 'outside alcohol': the guest's own, no place
-        cut = next((i for i, w in enumerate(words) if w in ends and not (i == 0 and w in _PROVENANCE)), len(words))
+        cut = next((i for i, w in enumerate(words) if w in ends and not (i == 0 and _owned(words))), len(words))
         post = ""
         if cut < len(words):
             at = re.search(rf"\b{re.escape(words[cut])}\b", part, re.IGNORECASE)
             post = part[at.start() :] if at else ""
-        kept = [_PROVENANCE.get(w, w) for w in words[:cut]]
+        kept = [_PROVENANCE.get(w, w) if _owned(words[k:]) else w for k, w in enumerate(words[:cut])]
         named.append(([w for w in kept if (w not in STOPWORDS and len(w) > 2) or w == _OWN], post))
     own = {stem(w.replace("-", "")) for words, _ in named for w in words}
     place = _PLACE_RE.search(scope_text)

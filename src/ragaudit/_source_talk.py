@@ -7,7 +7,7 @@ import re
 
 _DOC_WORDS = (
     r"(?:passages?|sources?|documents?|docs|context|provided\ (?:text|information)|information(?:\ provided)?|"
-    r"articles?|data|pages?|documentation|materials?|figures|notes|readme|results|neither|none\ of\ them)"
+    r"articles?|data|pages?|documentation|materials?|figures|notes|readme|results|particulars|listings?|neither|none\ of\ them)"
 )
 _WORLD_WORDS = (
     r"(?:records?|polic(?:y|ies)|handbooks?|websites?|guides?|guidance|reports?|letters?|schedules?|calendars?|"
@@ -100,15 +100,18 @@ WORTH_ASKING_RE = re.compile(_WORTH_ASKING, re.IGNORECASE | re.VERBOSE)
 """Advice to ask about what is open ("It's worth asking Haldane which timescale applies"): no claim, even
 with no gap said before it."""
 REFERRAL_SENTENCE_RE = re.compile(
-    rf"""(?:(?:so|instead|otherwise|please)\W++)?+(?:you(?:'d|'ll|\ would|\ will|\ may|\ might)?+\s++(?:need|have|want)\ to\s++)?+
+    rf"""(?:(?:for|on|about|as\ for|regarding)\ [^.,;:\d]{{1,60}}?,?\ ++)?
+    (?:(?:so|instead|otherwise|please)\W++)?+(?:you(?:'d|'ll|\ would|\ will|\ may|\ might)?+\s++(?:need|have|want)\ to\s++)?+
         (?:ask|check\ with|confirm|contact|get\ in\ touch|speak\ to|talk\ to)\b
-    | it(?:'s|’s|\ is|\ would\ be|'d\ be|\ may\ be)\ (?:best|wise|worth\ it|a\ good\ idea)\ to\s++
-        (?:ask|check\ with|confirm\ with|contact|call|phone|speak\ to|talk\ to)\b
+    | (?:(?:for|on|about|as\ for|regarding)\ [^.,;:\d]{{1,60}}?,?\ ++)?
+      it(?:'s|’s|\ is|\ would\ be|'d\ be|\ may\ be)\ (?:(?:best|wise|worth\ it|a\ good\ idea)\ to\s++
+        (?:ask|check\ with|confirm\ with|contact|call|phone|speak\ to|talk\ to)|worth\ (?:asking|contacting|checking\ with))\b
     | {_WORTH_ASKING}
     | until\b[^.,;]{{0,60}}?\b(?:confirms?|clarif(?:y|ies)|tells?\ you)\b""",
     re.IGNORECASE | re.VERBOSE,
 )
-"""A sentence that opens with advice on where to ask ("Ask the clinic …", "You'd need to contact …", "Until the
+"""A sentence that opens with advice on where to ask, perhaps after what it is about ("Ask the clinic …", "For the
+charge itself you'd need to ask Quillby", "it's worth asking Quadrant directly", "Until the
 prescriber confirms which limit applies, …"): matched
 at a sentence's start only (:data:`REFERRAL_RE` finds the words anywhere, for claims)."""
 

@@ -27,24 +27,6 @@ def derives(a: float, d: float, approx: bool) -> bool:
     return close(a, d, False)
 
 
-_COUNTS = 8
-"""A claim's plain counts a measure may be worked out with (:func:`counted_out`), and the window figures it may times:"""
-_WINDOW_FIGURES = 64
-
-
-def counted_out(q: Quantity, claim_figures: Sequence[Quantity], window: Sequence[Quantity]) -> bool:
-    """Whether measure ``q`` is one of ``window``'s figures times a plain count the claim itself states ("ninety
-    candles take 22.5 kg of wax" at 250 g a candle): the claim shows what it works out. Not a figure divided by
-    one ("three no-shows … barred for 10 days" where "a 14-day suspension" is for 30 days' no-shows)."""
-    counts = [o.raw for o in claim_figures if o is not q and o.dimension is None and o.raw > 1 and not o.label]
-    return any(
-        derives(q.value, p.value * c, q.approx)
-        for p in window[:_WINDOW_FIGURES]
-        if p.dimension == q.dimension
-        for c in counts[:_COUNTS]
-    )
-
-
 def area_of(q: Quantity, figures: Sequence[Quantity]) -> bool:
     """Whether area ``q`` is the product of two stated lengths ("4.2 by 5.4 metres, about 22.7 m²"); a bare
     number beside a length is read in its unit ("four metres by four")."""

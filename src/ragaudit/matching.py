@@ -23,7 +23,7 @@ from ragaudit._figures import close as _close
 from ragaudit._mentions import words_around
 from ragaudit._rivals import slot_rivals
 from ragaudit._slot_data import MONEY, WORKING_OUT
-from ragaudit._working import area_of, counted_out
+from ragaudit._working import area_of
 from ragaudit._working import derives as _derives
 from ragaudit.slots import Date, Quantity, Slots
 
@@ -114,8 +114,10 @@ def _derived(
 
 
 def unit_converted(q: Quantity, p: Quantity) -> bool:
-    """Whether ``q`` and ``p`` are one measure written in two units (their numbers differ, a factor applied)."""
-    return not math.isclose(q.raw, p.raw) and (q.value != q.raw or p.value != p.raw)
+    """Whether ``q`` and ``p`` are one measure written in two units (their numbers differ, and so do their units'
+    factors: "43 minutes" and "about 40 minutes" are no conversion)."""
+    same_unit = bool(q.raw and p.raw) and math.isclose(q.value / q.raw, p.value / p.raw)
+    return not math.isclose(q.raw, p.raw) and (q.value != q.raw or p.value != p.raw) and not same_unit
 
 
 def quantity_supported(
@@ -343,8 +345,6 @@ def compare(
         and _fmt(q) not in flagged
         and not quantity_supported(q, window.quantities, allow_derived=False)
         and not quantity_supported(q, [*sources_pool, *given], allow_derived=False)
-        # A count the claim states that works it out is the answer's working ("ninety candles take 22.5 kg" at 250 g).
-        and not counted_out(q, claim_figures, window.quantities)
     ]
     if texts and len(derived) == 1 and few and not claim.aggregates and not WORKING_OUT & set(texts[0].lower().split()):
         around = words_around(texts[0], derived[0].text, 3)

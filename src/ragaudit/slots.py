@@ -52,6 +52,8 @@ _TOKEN_RE = re.compile(
 )
 
 
+_FIRST_LAST = frozenset(["first", "last", "next", "following", "final", "initial", "opening", "coming"])
+"""Words before a bare 'fortnight' that make it a length ("the first fortnight"; not "closed this fortnight")."""
 _DENIERS = frozenset({"not", "never", "than", "no", "isn't", "wasn't", "aren't", "hasn't", "haven't", "cannot"})
 MAX_CHARS = 20_000
 """Characters of one text read for slots (units and claims are sentences; the rest is bounded work)."""
@@ -285,7 +287,7 @@ def _read_numbers(text: str, tokens: list[tuple[str, str, int, int]], slots: Slo
                     and not rate_of(text, slots.quantities, start)
                 ):
                     value = 1.0  # (not "a second sample", where "second" counts the samples)
-        if value is None and kind == "word" and lower == "fortnight":
+        if value is None and kind == "word" and lower == "fortnight" and i and tokens[i - 1][1].lower() in _FIRST_LAST:
             # "for the first fortnight": the word is a length itself, two weeks, with no count before it.
             slots.quantities.append(Quantity(lex.UNITS[lower][1], 1.0, "time", False, start, end, raw))
             i += 1

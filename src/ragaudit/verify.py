@@ -28,7 +28,15 @@ from ragaudit._calendar import date_derived, date_span, in_date, same_date, shif
 from ragaudit._certainty import plain_statement, unstated_link, withheld_cause
 from ragaudit._denials import forbidden_things, polarity_clash
 from ragaudit._figures import FigurePool, working_days_read
-from ragaudit._mentions import counts_list, novel_literals, novel_name, particular, refers_back, share_in_words
+from ragaudit._mentions import (
+    counts_list,
+    novel_literals,
+    novel_name,
+    owned_names,
+    particular,
+    refers_back,
+    share_in_words,
+)
 from ragaudit._pair import Earlier, PairResult
 from ragaudit._presence import presence_clash
 from ragaudit._reckoning import WORKED_ACROSS, itemised, read_pool, reckoned
@@ -138,8 +146,11 @@ class Verifier:
         earliers: list[Earlier] = []
         # The clock times the answer has stated that a source states ("by 11pm … half an hour later, at 11.30pm").
         times, source_times = set[int](), {t for slots in read for t in slots.times}
+        owned = owned_names(question) if question else frozenset()
         for i, a in enumerate(alignments):
-            earliers.append(Earlier(established[-_ESTABLISHED:], frozenset(said), frozenset(times)))
+            prior = alignments[i - 1].claim.text if i and results[i - 1].status == "supported" else "."
+            restatable = extract(prior).quantities if prior.rstrip()[-1:] not in ".!?" else []
+            earliers.append(Earlier(established[-_ESTABLISHED:], frozenset(said), frozenset(times), owned, restatable))
             result = self._one(
                 a, index, claim_vectors[i], pool, all_text, novelty, given, known_text, embedded, earliers[-1]
             )
@@ -289,9 +300,8 @@ class Verifier:
         near_slots = [extract(w.text) for w in figured]
         near = [q for slots in near_slots for q in slots.quantities]
         dated = pool.dated | {id(q) for slots in near_slots for q in slots.quantities if in_date(q, slots.dates)}
-        near_times = {
-            t for slots in [*near_slots, claim, *([given] if given else [])] for t in slots.times
-        } | earlier.times
+        near_times = {t for slots in [*near_slots, claim, *([given] if given else [])] for t in slots.times}
+        near_times |= earlier.times if claim.times else frozenset()  # "half an hour later, at 11.30pm": its own time
         given_q = given.quantities if given else []
         # A percentage anywhere in the request may discount or add to a sum of money ("60% off" in a
         # table row the windows missed); other figures derive only from what is near.
@@ -327,9 +337,7 @@ class Verifier:
             near_q = quantity_supported(q, close_by, times=near_times, operands=operands, doubling=doubling)
             stated = [p for p in pool.candidates(q) if not (measure and id(p) in dated)]
             # The answer's own figure restated in another unit ("57 square metres, roughly 614 square feet").
-            restated = [
-                k for k in earlier.figures if k.dimension and k.dimension == q.dimension and unit_converted(q, k)
-            ]
+            restated = [k for k in earlier.restatable if k.dimension == q.dimension and unit_converted(q, k)]
             return near_q or quantity_supported(q, [*stated, *restated], allow_derived=False)
 
         unread = unsupported_figures(claim.quantities, figure_stated, base)
@@ -367,8 +375,8 @@ class Verifier:
         novel_names = [
             n
             for n, written in claim.names.items()
-            # The question's own names are the asker's ("my Labrador"); "68 °F" names a unit, no party.
-            if novel_name(n, written, known_text, index) and f"°{written}" not in text
+            # The asker's own things keep the names the question gives them ("my Labrador"); "68 °F" names a unit.
+            if novel_name(n, written, all_text, index) and f"°{written}" not in text and n not in earlier.owned
         ]
         literals = novel_literals(alignment.claim.text, known_text) if self.detectors else []
         # A figure or name no source states: an added detail beside supported text; a party no source

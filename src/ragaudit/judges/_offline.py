@@ -156,28 +156,39 @@ _MEASURES = {stem(name): str(u["names"][0]) for u in LEXICON["units"] for name i
 }
 
 
-def _measures_after(terms: list[Term], number: str) -> list[str]:
-    """The unit of measure right after each mention of ``number``: in "two 1.6 MVA transformers", "MVA" is the
-    1.6's, not the two's; "six weeks after delivery … six months after the first" gives both."""
+def _measures_after(terms: list[Term], number: str) -> list[tuple[str, frozenset[str]]]:
+    """The unit of measure right after each mention of ``number`` ("two 1.6 MVA transformers": "MVA" is the 1.6's, not
+    the two's), with the words around that mention (what it measures)."""
     found = []
     for i, t in enumerate(terms):
-        if t.key == number:
-            following = terms[i + 1 : i + 2]
-            if following and following[0].kind == "word" and following[0].key in _MEASURES:
-                found.append(_MEASURES[following[0].key])
+        following = terms[i + 1 : i + 2]
+        if t.key == number and following and following[0].kind == "word" and following[0].key in _MEASURES:
+            around = frozenset(w.key for w in terms[max(0, i - _AROUND) : i + 2 + _AROUND] if w.kind == "word")
+            found.append((_MEASURES[following[0].key], around - {following[0].key}))
     return found
 
 
+_AROUND = 4
+"""Words either side of a number that tell what it measures."""
+
+
 def _unit_change(alignment: Alignment, unit: Unit) -> str | None:
-    """The same number with a different unit of measure ("3 km" → "3 miles")."""
+    """The same number with a different unit of measure ("3 km" → "3 miles"). Where the source writes the number
+    more than once, the mentions whose words are most like the claim's are compared ("six weeks after delivery … the
+    second six months after the first": "the second falls six months after that" is the second's)."""
     claim_terms = alignment.terms
     unit_terms = list(analyze(unit.text)) if unit.text else []
     for t in claim_terms:
         if t.kind != "num" or t.key not in unit.numbers:
             continue
         mine, theirs = _measures_after(claim_terms, t.key)[:1], _measures_after(unit_terms, t.key)
-        if mine and theirs and mine[0] not in theirs:
-            return f"{t.key[1:]} {mine[0]} where the source has {t.key[1:]} {theirs[0]}"
+        if not (mine and theirs):
+            continue
+        best = max(len(mine[0][1] & around) for _, around in theirs)
+        closest = [m for m, around in theirs if len(mine[0][1] & around) == best]
+        different = [m for m in closest if m != mine[0][0]]
+        if different:
+            return f"{t.key[1:]} {mine[0][0]} where the source has {t.key[1:]} {different[0]}"
     return None
 
 
