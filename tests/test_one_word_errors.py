@@ -660,3 +660,6 @@ def test_a_number_the_source_gives_twice_in_two_units_is_no_unit_change() -> Non
     assert verdict("The first check-up is six months after delivery.", aftercare)[0] == "contradicted"
     notice = "Tenants must give 2 weeks' notice; landlords must give 2 months' notice."
     assert verdict("Tenants must give 2 months' notice.", notice)[0] == "contradicted"
+    bags = "Cabin bags may be up to 10 kg and must fit in the overhead locker; under-seat bags up to 10 lb."
+    assert verdict("The cabin bag limit is 10 kg.", bags) == ("supported", "")
+    assert verdict("The cabin bag limit is 10 lb.", bags)[0] == "contradicted"

@@ -404,6 +404,26 @@ def test_advice_to_ask_after_what_it_is_about_is_no_claim(advice: str) -> None:
     assert len(result.abstentions) == 2
 
 
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "For refunds, you'd need to ask the office, which refunds within three days.",
+        "On Saturdays the office is open, so you'd need to ask in person.",
+        "It's worth asking for a gift card instead, since those are issued on the spot.",
+        "For anything else, contact the manager, Mrs Duffy, who handles all complaints.",
+    ],
+)
+def test_advice_that_states_a_fact_stays_a_claim(fact: str) -> None:
+    """A verb before the advice or a clause after it says something of the world: checked as any claim."""
+    answer = f"The policy doesn't say how long refunds take to arrive. {fact}"
+    assert [c.text for c in segment(answer).claims] != []
+
+
 def test_particulars_that_do_not_say_are_an_abstention() -> None:
     result = segment("The particulars don't say anything about how flexible the seller is on price.")
     assert result.claims == [] and len(result.abstentions) == 1
+
+
+def test_a_listing_that_does_not_include_a_thing_is_a_claim() -> None:
+    """'The listing price doesn't include the garage' tells of the world: only a listing that does not *say* is a gap."""
+    assert segment("The listing price doesn't include the garage, which is sold separately.").claims

@@ -15,6 +15,7 @@ import pytest
 import ragaudit
 from audit_helpers import flagged
 from ragaudit import Auditor
+from ragaudit._mentions import owned_names
 from ragaudit.embed import MAX_TOKENS, MODEL_SHA256, _encoder, embed
 from ragaudit.matching import quantity_supported
 from ragaudit.slots import extract
@@ -871,3 +872,5 @@ def test_a_name_the_question_gives_the_askers_own_thing_is_no_added_detail() -> 
     branches = "Our Manchester branch is open on Sundays from 10am to 4pm. Other branches are closed on Sundays."
     asked = "Is the Leeds branch open on Sunday?"
     assert flagged("The Leeds branch is open on Sundays from 10am to 4pm.", branches, question=asked)
+    assert owned_names("My dog Biscuit and my landlord Mr Hughes") == {"biscuit", "mr hughes", "hughes"}
+    assert owned_names("Will Mrs Green be my nurse on Ward 7?") == frozenset()

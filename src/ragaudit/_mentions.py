@@ -51,15 +51,16 @@ def novel_literals(claim_text: str, known_text: str) -> list[str]:
 
 
 _OWNED_RE = re.compile(
-    r"\b(?:my|our)\s++(?:(?!(?:on|in|at|for|to|of|with|from|by|and|or|is|are|was|be|will|can)\b)[a-z][\w'’-]*+\s++){0,2}"
-    r"([A-Z][\w-]*+)"
+    r"\b(?:[Mm]y|[Oo]ur)\s++(?:(?!(?:on|in|at|for|to|of|with|from|by|and|or|is|are|was|be|will|can)\b)[a-z][\w'’-]*+\s++){0,2}"
+    r"([A-Z][\w-]*+(?:\s[A-Z][\w-]*+){0,3})"
 )
 
 
 def owned_names(question: str) -> frozenset[str]:
     """The names the asker gives their own things ("my large Labrador"): what the answer calls them is no added
     detail; a name the question only asks about ("Is the Leeds branch open?") is not the asker's."""
-    return frozenset(m[1].lower() for m in _OWNED_RE.finditer(question[:MAX_CHARS]))
+    names = [m[1].lower() for m in _OWNED_RE.finditer(question[:MAX_CHARS])]
+    return frozenset(names + [n.split()[-1] for n in names])  # "my landlord Mr Hughes": "mr hughes", "hughes"
 
 
 def novel_name(name: str, written: str, all_text: str, index: SourceIndex) -> bool:

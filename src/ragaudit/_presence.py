@@ -237,14 +237,16 @@ _NO_THING = frozenset(
 _OWN = "own"
 _PROVENANCE = {"outside": _OWN, "own": _OWN, "bring": _OWN, "bringing": _OWN, "brought": _OWN, "external": _OWN}
 """Words that say a thing is the guest's own ('outside alcohol', 'bringing your own alcohol'): one modifier."""
-_BROUGHT_IN = frozenset(["food", "drink", "drinks", "alcohol", "wine", "beer", "caterer", "caterers", "catering"])
+_BROUGHT_IN_RE = re.compile(
+    r"(?:food|drinks?|alcohol|wine|beer|caterers?|catering|trainers?|instructors?|coach(?:es)?|contractors?|suppliers?)$"
+)
 """What 'outside' makes the guest's own ('outside food'); elsewhere it is a place ('outside play equipment')."""
 
 
 def _owned(words: list[str]) -> bool:
     """Whether the first of ``words`` makes what follows the guest's own ('own', 'bringing'; 'outside' before food or
     drink only)."""
-    return words[0] in _PROVENANCE and (words[0] != "outside" or (len(words) > 1 and words[1] in _BROUGHT_IN))
+    return words[0] in _PROVENANCE and (words[0] != "outside" or any(_BROUGHT_IN_RE.match(w) for w in words[1:3]))
 
 
 class Item(NamedTuple):

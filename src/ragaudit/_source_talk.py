@@ -7,12 +7,12 @@ import re
 
 _DOC_WORDS = (
     r"(?:passages?|sources?|documents?|docs|context|provided\ (?:text|information)|information(?:\ provided)?|"
-    r"articles?|data|pages?|documentation|materials?|figures|notes|readme|results|particulars|listings?|neither|none\ of\ them)"
+    r"articles?|data|pages?|documentation|materials?|figures|notes|readme|results|neither|none\ of\ them)"
 )
 _WORLD_WORDS = (
     r"(?:records?|polic(?:y|ies)|handbooks?|websites?|guides?|guidance|reports?|letters?|schedules?|calendars?|"
     r"timetables?|statements?|notices?|updates?|announcements?|tables?|lists?|leaflets?|brochures?|faqs?|terms|"
-    r"contracts?|manuals?|either|both|they|it|these|this)"
+    r"contracts?|manuals?|particulars|listings?|either|both|they|it|these|this)"
 )
 _WRITTEN_WORDS = (
     rf"(?:{_DOC_WORDS}|records?|reports?|websites?|notices?|leaflets?|faqs?|guides?|summar(?:y|ies)|tables?|lists?|"
@@ -100,27 +100,48 @@ WORTH_ASKING_RE = re.compile(_WORTH_ASKING, re.IGNORECASE | re.VERBOSE)
 """Advice to ask about what is open ("It's worth asking Haldane which timescale applies"): no claim, even
 with no gap said before it."""
 REFERRAL_SENTENCE_RE = re.compile(
-    rf"""(?:(?:for|on|about|as\ for|regarding)\ [^.,;:\d]{{1,60}}?,?\ ++)?
-    (?:(?:so|instead|otherwise|please)\W++)?+(?:you(?:'d|'ll|\ would|\ will|\ may|\ might)?+\s++(?:need|have|want)\ to\s++)?+
+    rf"""(?:(?:so|instead|otherwise|please)\W++)?+(?:you(?:'d|'ll|\ would|\ will|\ may|\ might)?+\s++(?:need|have|want)\ to\s++)?+
         (?:ask|check\ with|confirm|contact|get\ in\ touch|speak\ to|talk\ to)\b
-    | (?:(?:for|on|about|as\ for|regarding)\ [^.,;:\d]{{1,60}}?,?\ ++)?
-      it(?:'s|’s|\ is|\ would\ be|'d\ be|\ may\ be)\ (?:(?:best|wise|worth\ it|a\ good\ idea)\ to\s++
-        (?:ask|check\ with|confirm\ with|contact|call|phone|speak\ to|talk\ to)|worth\ (?:asking|contacting|checking\ with))\b
+    | it(?:'s|’s|\ is|\ would\ be|'d\ be|\ may\ be)\ (?:(?:best|wise|worth\ it|a\ good\ idea)\ to\s++
+        (?:ask|check\ with|confirm\ with|contact|call|phone|speak\ to|talk\ to)|worth\ (?:asking(?!\ for\b)|contacting|
+        checking\ with))\b
     | {_WORTH_ASKING}
     | until\b[^.,;]{{0,60}}?\b(?:confirms?|clarif(?:y|ies)|tells?\ you)\b""",
     re.IGNORECASE | re.VERBOSE,
 )
-"""A sentence that opens with advice on where to ask, perhaps after what it is about ("Ask the clinic …", "For the
-charge itself you'd need to ask Quillby", "it's worth asking Quadrant directly", "Until the
-prescriber confirms which limit applies, …"): matched
-at a sentence's start only (:data:`REFERRAL_RE` finds the words anywhere, for claims)."""
+"""A sentence that opens with advice on where to ask ("Ask the clinic …", "You'd need to contact …", "it's worth asking
+Quadrant directly", "Until the prescriber confirms which limit applies, …"): matched at a sentence's start only
+(:data:`REFERRAL_RE` finds the words anywhere, for claims)."""
+_ABOUT_RE = re.compile(r"(?:for|on|about|as\s++for|regarding)\s++[^\W\d]", re.IGNORECASE)
+"""What advice to ask is about, before it ("*For the charge itself* you'd need to ask Quillby")."""
+_PREFIX_CHARS = 60
+_GAP_RE = re.compile(r",?\s++")
+_TELLS_RE = re.compile(
+    r"\b(?:is|are|was|were|be|has|have|had|does|do|did|will|can|opens?|closes?|runs?)\b|,\s*+(?:which|who|whom|as|since|"
+    r"because|so|and|but|where|though)\b|\s(?:which|who)\s",
+    re.IGNORECASE,
+)
+"""A verb before the advice, or a clause after it: the sentence says what its matter is, not only where to ask."""
+
+
+def _advice_after_matter(sentence: str) -> bool:
+    """Whether ``sentence`` opens with what it is about and then only advises where to ask ("For the guest policy
+    itself, it's worth asking Quadrant directly"; not "On Saturdays the office is open, so ask in person", nor "For
+    refunds, ask the office, which refunds within three days")."""
+    if not _ABOUT_RE.match(sentence):
+        return False
+    for m in _GAP_RE.finditer(sentence[: _PREFIX_CHARS + 20]):
+        advice = REFERRAL_SENTENCE_RE.match(sentence, m.end())
+        if advice:
+            return not _TELLS_RE.search(sentence[: m.start()]) and not _TELLS_RE.search(sentence, advice.end())
+    return False
 
 
 def is_referral(sentence: str) -> bool:
-    """Whether a sentence (after one about what the sources lack) only says where to find it: advice to ask,
-    or where the fact would come from, with no figure of its own."""
-    advice = REFERRAL_SENTENCE_RE.match(sentence) or WHERE_FROM_RE.search(sentence)
-    return advice is not None and not any(c.isdigit() for c in sentence)
+    """Whether a sentence (after one about what the sources lack) only says where to find it: advice to ask, perhaps
+    after what it is about, or where the fact would come from, with no figure of its own."""
+    advice = REFERRAL_SENTENCE_RE.match(sentence) or WHERE_FROM_RE.search(sentence) or _advice_after_matter(sentence)
+    return bool(advice) and not any(c.isdigit() for c in sentence)
 
 
 FRAMING_RE = re.compile(

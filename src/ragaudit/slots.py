@@ -52,7 +52,9 @@ _TOKEN_RE = re.compile(
 )
 
 
-_FIRST_LAST = frozenset(["first", "last", "next", "following", "final", "initial", "opening", "coming"])
+_FIRST_LAST = frozenset(
+    ["first", "last", "next", "following", "final", "initial", "opening", "coming", "every", "each"]
+)
 """Words before a bare 'fortnight' that make it a length ("the first fortnight"; not "closed this fortnight")."""
 _DENIERS = frozenset({"not", "never", "than", "no", "isn't", "wasn't", "aren't", "hasn't", "haven't", "cannot"})
 MAX_CHARS = 20_000

@@ -163,13 +163,14 @@ def _measures_after(terms: list[Term], number: str) -> list[tuple[str, frozenset
     for i, t in enumerate(terms):
         following = terms[i + 1 : i + 2]
         if t.key == number and following and following[0].kind == "word" and following[0].key in _MEASURES:
-            around = frozenset(w.key for w in terms[max(0, i - _AROUND) : i + 2 + _AROUND] if w.kind == "word")
-            found.append((_MEASURES[following[0].key], around - {following[0].key}))
+            before = [w.key for w in terms[max(0, i - 4 * _AROUND) : i] if w.kind == "word"][-_AROUND:]
+            after = [w.key for w in terms[i + 2 : i + 2 + 4 * _AROUND] if w.kind == "word"][:_AROUND]
+            found.append((_MEASURES[following[0].key], frozenset(before + after)))
     return found
 
 
 _AROUND = 4
-"""Words either side of a number that tell what it measures."""
+"""Words (not function words) either side of a number that tell what it measures."""
 
 
 def _unit_change(alignment: Alignment, unit: Unit) -> str | None:
