@@ -1,8 +1,13 @@
-"""Units as written after a figure: which unit starts at a token, and how many tokens it takes."""
+"""Units as written after a figure: which unit starts at a token, and how many tokens it takes; and a claim's
+figure given in another unit than its source's ("3 km" → "3 miles")."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+
 from ragaudit import _slot_data as lex
+from ragaudit._slot_data import LEXICON, UNIT_WORDS
+from ragaudit._text import Term, stem
 
 _BYTE_RATES = {"kb/s": "kilobytes per second", "mb/s": "megabytes per second", "gb/s": "gigabytes per second"}
 
@@ -61,3 +66,45 @@ _WEIGHING = frozenset(
     {"weigh", "weighs", "weighed", "weighing", "weight", "weights", "heavy", "heavier", "heaviest", "payload"}
 )
 _PAYING = frozenset({"cost", "costs", "costing", "price", "priced", "pay", "paid", "charge", "charged", "fee", "worth"})
+
+
+# Units of measure after a number ("3 km" → "3 miles" is a unit change), each stem to its unit (so "5 ml"
+# and "5 millilitres" agree): the slot reader's unit names, plus spans of time it reads otherwise.
+_MEASURES = {stem(name): str(u["names"][0]) for u in LEXICON["units"] for name in u["names"] if name in UNIT_WORDS} | {
+    stem(w): stem(w) for w in ("decade", "decades", "century", "degree", "degrees", "yen")
+}
+
+
+def _measures_after(terms: Sequence[Term], number: str) -> list[tuple[str, frozenset[str]]]:
+    """The unit of measure right after each mention of ``number`` ("two 1.6 MVA transformers": "MVA" is the 1.6's, not
+    the two's), with the words around that mention (what it measures)."""
+    found = []
+    for i, t in enumerate(terms):
+        following = terms[i + 1 : i + 2]
+        if t.key == number and following and following[0].kind == "word" and following[0].key in _MEASURES:
+            before = [w.key for w in terms[max(0, i - 4 * _AROUND) : i] if w.kind == "word"][-_AROUND:]
+            after = [w.key for w in terms[i + 2 : i + 2 + 4 * _AROUND] if w.kind == "word"][:_AROUND]
+            found.append((_MEASURES[following[0].key], frozenset(before + after)))
+    return found
+
+
+_AROUND = 4
+"""Words (not function words) either side of a number that tell what it measures."""
+
+
+def unit_changed(claim_terms: Sequence[Term], unit_terms: list[Term], unit_numbers: Collection[str]) -> str | None:
+    """The same number with a different unit of measure ("3 km" → "3 miles"). Where the source writes the number
+    more than once, the mentions whose words are most like the claim's are compared ("six weeks after delivery … the
+    second six months after the first": "the second falls six months after that" is the second's)."""
+    for t in claim_terms:
+        if t.kind != "num" or t.key not in unit_numbers:
+            continue
+        mine, theirs = _measures_after(claim_terms, t.key)[:1], _measures_after(unit_terms, t.key)
+        if not (mine and theirs):
+            continue
+        best = max(len(mine[0][1] & around) for _, around in theirs)
+        closest = [m for m, around in theirs if len(mine[0][1] & around) == best]
+        different = [m for m in closest if m != mine[0][0]]
+        if different:
+            return f"{t.key[1:]} {mine[0][0]} where the source has {t.key[1:]} {different[0]}"
+    return None

@@ -21,8 +21,8 @@ from ragaudit._hours import hours_clash
 from ragaudit._pair import PairResult
 from ragaudit._reckoning import WORKED_ACROSS
 from ragaudit._records import field_number_clash
-from ragaudit._slot_data import LEXICON, UNIT_WORDS
 from ragaudit._text import ANTONYMS, CERTAINTY, LIGHT_WORDS, Term, analyze, is_year, name_keys, stem
+from ragaudit._units import unit_changed
 from ragaudit._verifier_model import load_model as load_verifier
 from ragaudit._windows import Window
 from ragaudit.align import Alignment, SourceIndex, Unit
@@ -80,7 +80,7 @@ def find_conflicts(alignment: Alignment, index: SourceIndex) -> list[Conflict]:
                 k for k in unit_numbers - keys if (k[0] == "@" or is_year(k)) == (kind == "date")
             } or unit_numbers - keys
             conflicts.append(Conflict(kind, f"{_show(absent)} where the source has {_show(theirs)}", unit))
-        unit_change = _unit_change(alignment, unit)
+        unit_change = unit_changed(alignment.terms, list(analyze(unit.text)) if unit.text else [], unit.numbers)
         if unit_change:
             conflicts.append(Conflict("unit", unit_change, unit))
         # An even number of negations ("may not … without consent") asserts, so only odd counts deny.
@@ -147,50 +147,6 @@ def record_agreement(alignment: Alignment) -> Unit | None:
         ),
         None,
     )
-
-
-# Units of measure after a number ("3 km" → "3 miles" is a unit change), each stem to its unit (so "5 ml"
-# and "5 millilitres" agree): the slot reader's unit names, plus spans of time it reads otherwise.
-_MEASURES = {stem(name): str(u["names"][0]) for u in LEXICON["units"] for name in u["names"] if name in UNIT_WORDS} | {
-    stem(w): stem(w) for w in ("decade", "decades", "century", "degree", "degrees", "yen")
-}
-
-
-def _measures_after(terms: list[Term], number: str) -> list[tuple[str, frozenset[str]]]:
-    """The unit of measure right after each mention of ``number`` ("two 1.6 MVA transformers": "MVA" is the 1.6's, not
-    the two's), with the words around that mention (what it measures)."""
-    found = []
-    for i, t in enumerate(terms):
-        following = terms[i + 1 : i + 2]
-        if t.key == number and following and following[0].kind == "word" and following[0].key in _MEASURES:
-            before = [w.key for w in terms[max(0, i - 4 * _AROUND) : i] if w.kind == "word"][-_AROUND:]
-            after = [w.key for w in terms[i + 2 : i + 2 + 4 * _AROUND] if w.kind == "word"][:_AROUND]
-            found.append((_MEASURES[following[0].key], frozenset(before + after)))
-    return found
-
-
-_AROUND = 4
-"""Words (not function words) either side of a number that tell what it measures."""
-
-
-def _unit_change(alignment: Alignment, unit: Unit) -> str | None:
-    """The same number with a different unit of measure ("3 km" → "3 miles"). Where the source writes the number
-    more than once, the mentions whose words are most like the claim's are compared ("six weeks after delivery … the
-    second six months after the first": "the second falls six months after that" is the second's)."""
-    claim_terms = alignment.terms
-    unit_terms = list(analyze(unit.text)) if unit.text else []
-    for t in claim_terms:
-        if t.kind != "num" or t.key not in unit.numbers:
-            continue
-        mine, theirs = _measures_after(claim_terms, t.key)[:1], _measures_after(unit_terms, t.key)
-        if not (mine and theirs):
-            continue
-        best = max(len(mine[0][1] & around) for _, around in theirs)
-        closest = [m for m, around in theirs if len(mine[0][1] & around) == best]
-        different = [m for m in closest if m != mine[0][0]]
-        if different:
-            return f"{t.key[1:]} {mine[0][0]} where the source has {t.key[1:]} {different[0]}"
-    return None
 
 
 # (?<!\s) and possessive runs: a long whitespace run is not rescanned from each of its positions.
