@@ -115,6 +115,7 @@ Quadrant directly", "Until the prescriber confirms which limit applies, …"): m
 _ABOUT_RE = re.compile(r"(?:for|on|about|as\s++for|regarding)\s++[^\W\d]", re.IGNORECASE)
 """What advice to ask is about, before it ("*For the charge itself* you'd need to ask Quillby")."""
 _PREFIX_CHARS = 60
+"""How long what the advice is about may be."""
 _GAP_RE = re.compile(r",?\s++")
 _TELLS_RE = re.compile(
     r"\b(?:is|are|was|were|be|has|have|had|does|do|did|will|can|opens?|closes?|runs?)\b|,\s*+(?:which|who|whom|as|since|"

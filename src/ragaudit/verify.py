@@ -148,8 +148,11 @@ class Verifier:
         times, source_times = set[int](), {t for slots in read for t in slots.times}
         owned = owned_names(question) if question else frozenset()
         for i, a in enumerate(alignments):
-            prior = alignments[i - 1].claim.text if i and results[i - 1].status == "supported" else "."
-            restatable = extract(prior).quantities if prior.rstrip()[-1:] not in ".!?" else []
+            # The supported clause just before, in the same sentence, whose figures this one may restate in another unit.
+            joined = (
+                i and results[i - 1].status == "supported" and alignments[i - 1].claim.text.rstrip()[-1:] not in ".!?"
+            )
+            restatable = extract(alignments[i - 1].claim.text).quantities if joined else []
             earliers.append(Earlier(established[-_ESTABLISHED:], frozenset(said), frozenset(times), owned, restatable))
             result = self._one(
                 a, index, claim_vectors[i], pool, all_text, novelty, given, known_text, embedded, earliers[-1]
